@@ -1,0 +1,97 @@
+//===- HoistStrideSpecialization.h - Frontend-callable API ------*- C++ -*-===//
+//
+// The transformation behind `hoist-stride-specialization` and
+// `materialize-specialization`, callable without a pass manager so that a
+// DSL frontend can run it on its own module and read back what it did.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLYHOIST_TRANSFORMS_HOISTSTRIDESPECIALIZATION_H
+#define FLYHOIST_TRANSFORMS_HOISTSTRIDESPECIALIZATION_H
+
+#include "flyhoist/Analysis/StrideUseAnalysis.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Types.h"
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir::flyhoist {
+
+/// What the transformation may do.
+struct HoistOptions {
+  /// Replace kept parameters (and host-side ones) by `arith.constant`. When
+  /// false they stay as `spec.param` for a later `materialize-specialization`.
+  bool materializeKept = true;
+  /// Emit one remark per parameter per kernel, with a note at a blocking use.
+  bool emitRemarks = true;
+};
+
+/// A parameter that became a runtime value of a kernel.
+struct HoistedParam {
+  /// The parameter's name.
+  std::string name;
+  /// Its type in the kernel.
+  Type type;
+  /// The new kernel argument, or std::nullopt when the uses took the
+  /// `equals` value and the kernel signature did not change.
+  std::optional<unsigned> argumentIndex;
+};
+
+/// A parameter the kernel keeps as a constant.
+struct KeptParam {
+  /// The parameter's name.
+  std::string name;
+  /// The value baked in.
+  int64_t value = 0;
+  /// Why it was kept ("loop bound or step", ...).
+  std::string reason;
+  /// Where the blocking use is (the parameter's own location when the reason
+  /// is not a single use).
+  Location location;
+};
+
+/// What the transformation did to one kernel.
+struct KernelReport {
+  /// The kernel's symbol, e.g. "@kernels::@paged_mqa" or "@matvec".
+  std::string symbol;
+  /// Hoisted parameters, in argument order (sorted by name).
+  SmallVector<HoistedParam> hoisted;
+  /// Kept parameters, sorted by name.
+  SmallVector<KeptParam> kept;
+  /// Launch sites (gpu.launch_func, calls) updated; 0: none visible.
+  unsigned numLaunchSites = 0;
+};
+
+/// What the transformation did to a module.
+struct HoistReport {
+  /// One entry per kernel holding a `spec.param`, in module order.
+  SmallVector<KernelReport> kernels;
+};
+
+/// Hoists every parameter of every kernel of `module` that is used only in
+/// address arithmetic into a runtime kernel argument (or its `equals` value),
+/// updates every launch site and materializes the rest.
+///
+/// On failure (e.g. one name with two values), errors have been emitted at
+/// the offending ops and `module` is unchanged.
+FailureOr<HoistReport>
+hoistStrideSpecialization(ModuleOp module, const HoistOptions &options = {},
+                          const StrideUseRegistry &registry =
+                              StrideUseRegistry::global());
+
+/// Replaces every `spec.param` nested in `root` by an `arith.constant` of its
+/// value. Returns the number replaced.
+unsigned materializeSpecialization(Operation *root);
+
+/// Checks that each parameter name has one value across `root`; emits an
+/// error at the first conflicting `spec.param` (with a note at the other)
+/// and fails otherwise.
+LogicalResult verifyConsistentParamValues(Operation *root);
+
+} // namespace mlir::flyhoist
+
+#endif // FLYHOIST_TRANSFORMS_HOISTSTRIDESPECIALIZATION_H

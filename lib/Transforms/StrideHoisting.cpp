@@ -1,0 +1,454 @@
+//===- StrideHoisting.cpp - Hoist address-only parameters -----------------===//
+//
+// Implementation of the API in HoistStrideSpecialization.h. It works in two
+// phases so that a failure leaves the module as it was: the first phase only
+// reads (finds kernels, launch sites, decisions, and every error), the second
+// rewrites.
+//
+//===----------------------------------------------------------------------===//
+
+#include "flyhoist/Transforms/HoistStrideSpecialization.h"
+
+#include "flyhoist/Dialect/Spec/SpecDialect.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::flyhoist;
+using spec::ParamOp;
+
+//===----------------------------------------------------------------------===//
+// Shared helpers
+//===----------------------------------------------------------------------===//
+
+/// Replaces `param` by an `arith.constant` of its value.
+static void materialize(ParamOp param) {
+  OpBuilder builder(param);
+  Value constant = arith::ConstantOp::create(builder, param.getLoc(),
+                                             param.getValueAsTypedAttr());
+  param.replaceAllUsesWith(constant);
+  param.erase();
+}
+
+unsigned mlir::flyhoist::materializeSpecialization(Operation *root) {
+  SmallVector<ParamOp> params;
+  root->walk([&](ParamOp param) { params.push_back(param); });
+  for (ParamOp param : params)
+    materialize(param);
+  return params.size();
+}
+
+LogicalResult mlir::flyhoist::verifyConsistentParamValues(Operation *root) {
+  llvm::StringMap<ParamOp> firstByName;
+  WalkResult result = root->walk([&](ParamOp param) {
+    auto [it, inserted] = firstByName.try_emplace(param.getName(), param);
+    if (inserted || it->second.getIntValue() == param.getIntValue())
+      return WalkResult::advance();
+    InFlightDiagnostic diag = param.emitError()
+                              << "parameter '" << param.getName()
+                              << "' has value " << param.getIntValue()
+                              << " here but " << it->second.getIntValue()
+                              << " elsewhere; one name has one value";
+    diag.attachNote(it->second.getLoc()) << "first defined here";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels and launch sites
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The symbol key of a kernel: "module::kernel" inside a gpu.module, the
+/// plain name at host level.
+std::string symbolKey(SymbolRefAttr ref) {
+  std::string key = ref.getRootReference().str();
+  for (FlatSymbolRefAttr nested : ref.getNestedReferences())
+    key += "::" + nested.getValue().str();
+  return key;
+}
+
+/// One use of a kernel's symbol.
+struct SymbolUse {
+  Operation *user;
+  /// Set when the user is a launch or call the pass knows how to extend.
+  bool isLaunchSite;
+};
+
+/// One parameter of one kernel and what will happen to it.
+struct ParamPlan {
+  std::string name;
+  /// The value and type, kept here because `ops` are erased by the rewrite.
+  int64_t value = 0;
+  Type type;
+  SmallVector<ParamOp> ops;
+  enum class Decision { Hoist, Keep, Unused } decision = Decision::Keep;
+  /// For Keep: why and where.
+  std::string reason;
+  Operation *blockingUser = nullptr;
+  /// For Hoist: whether a new argument is needed (some op has no `equals`).
+  bool needsArgument = false;
+  std::optional<unsigned> argumentIndex;
+};
+
+/// One kernel and its plan.
+struct KernelPlan {
+  FunctionOpInterface function;
+  std::string key;
+  std::vector<ParamPlan> params; // sorted by name
+  SmallVector<Operation *> launchSites;
+  /// Set when an op the pass cannot update refers to the kernel: then no
+  /// argument may be added.
+  Operation *unknownReference = nullptr;
+};
+
+bool isInsideGpuModule(Operation *op) {
+  return op->getParentOfType<gpu::GPUModuleOp>() != nullptr;
+}
+
+/// Whether `function`, inside a gpu.module, is a kernel entry point.
+bool isDeviceKernel(FunctionOpInterface function) {
+  if (auto gpuFunc = dyn_cast<gpu::GPUFuncOp>(function.getOperation()))
+    return gpuFunc.isKernel();
+  return function->hasAttr(gpu::GPUDialect::getKernelFuncAttrName()) ||
+         function->hasAttr("rocdl.kernel") || function->hasAttr("nvvm.kernel");
+}
+
+bool launchesGpuWork(FunctionOpInterface function) {
+  return function
+      ->walk([](Operation *op) {
+        return isa<gpu::LaunchFuncOp, gpu::LaunchOp>(op)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Finds every symbol use in the module in one walk (linear, unlike one
+/// SymbolTable::getSymbolUses query per kernel).
+llvm::StringMap<SmallVector<SymbolUse>> collectSymbolUses(ModuleOp module) {
+  llvm::StringMap<SmallVector<SymbolUse>> uses;
+  module.walk([&](Operation *op) {
+    SymbolRefAttr launched;
+    if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op))
+      launched = launch.getKernel();
+    else if (auto call = dyn_cast<func::CallOp>(op))
+      launched = call.getCalleeAttr();
+    else if (auto call = dyn_cast<LLVM::CallOp>(op))
+      launched = call.getCalleeAttr();
+    if (launched)
+      uses[symbolKey(launched)].push_back({op, true});
+    op->getAttrDictionary().walk([&](SymbolRefAttr ref) {
+      if (ref != launched)
+        uses[symbolKey(ref)].push_back({op, false});
+    });
+  });
+  return uses;
+}
+
+/// The number of arguments a launch site passes to the kernel.
+unsigned numPassedArguments(Operation *site) {
+  if (auto launch = dyn_cast<gpu::LaunchFuncOp>(site))
+    return launch.getKernelOperands().size();
+  if (auto call = dyn_cast<func::CallOp>(site))
+    return call.getArgOperands().size();
+  return cast<LLVM::CallOp>(site).getArgOperands().size();
+}
+
+MutableOperandRange passedArguments(Operation *site) {
+  if (auto launch = dyn_cast<gpu::LaunchFuncOp>(site))
+    return launch.getKernelOperandsMutable();
+  if (auto call = dyn_cast<func::CallOp>(site))
+    return call.getOperandsMutable();
+  return cast<LLVM::CallOp>(site).getArgOperandsMutable();
+}
+
+std::string describeKernel(const KernelPlan &kernel) {
+  return "@" + llvm::join(llvm::split(kernel.key, "::"), "::@");
+}
+
+/// Position of every operation in a pre-order walk of `root`, so that the
+/// blocking use reported is the first one in the IR, whatever the use-list
+/// order.
+DenseMap<Operation *, unsigned> numberOperations(Operation *root) {
+  DenseMap<Operation *, unsigned> order;
+  root->walk<WalkOrder::PreOrder>(
+      [&](Operation *op) { order.try_emplace(op, order.size()); });
+  return order;
+}
+
+} // namespace
+
+/// Decides what happens to each parameter of `kernel`.
+static void planKernel(KernelPlan &kernel, const StrideUseRegistry &registry) {
+  std::map<std::string, SmallVector<ParamOp>> byName;
+  kernel.function->walk(
+      [&](ParamOp param) { byName[param.getName().str()].push_back(param); });
+  DenseMap<Operation *, unsigned> order;
+  for (auto &[name, ops] : byName) {
+    ParamPlan plan;
+    plan.name = name;
+    plan.value = ops.front().getIntValue();
+    plan.type = ops.front().getType();
+    plan.ops = ops;
+    bool anyUse = llvm::any_of(ops, [](ParamOp op) { return !op.use_empty(); });
+    bool sameType = llvm::all_of(
+        ops, [&](ParamOp op) { return op.getType() == ops.front().getType(); });
+    plan.needsArgument =
+        llvm::any_of(ops, [](ParamOp op) { return !op.getEquals(); });
+    SmallVector<Value> roots;
+    for (ParamOp op : ops)
+      roots.push_back(op.getResult());
+    ParamUseSummary summary = analyzeParamUses(roots, registry);
+    if (!anyUse) {
+      plan.decision = ParamPlan::Decision::Unused;
+    } else if (!summary.isAddressOnly()) {
+      if (order.empty())
+        order = numberOperations(kernel.function);
+      const BlockingUse *first = &summary.blockingUses.front();
+      for (const BlockingUse &use : summary.blockingUses)
+        if (order.lookup(use.user) < order.lookup(first->user))
+          first = &use;
+      plan.decision = ParamPlan::Decision::Keep;
+      plan.reason = first->reason;
+      plan.blockingUser = first->user;
+    } else if (plan.needsArgument && !sameType) {
+      plan.decision = ParamPlan::Decision::Keep;
+      plan.reason = "used with more than one type in this kernel";
+    } else if (plan.needsArgument && kernel.unknownReference) {
+      plan.decision = ParamPlan::Decision::Keep;
+      plan.reason = ("the kernel is referenced by '" +
+                     kernel.unknownReference->getName().getStringRef() +
+                     "', which the pass cannot give a new argument")
+                        .str();
+      plan.blockingUser = kernel.unknownReference;
+    } else {
+      plan.decision = ParamPlan::Decision::Hoist;
+    }
+    kernel.params.push_back(std::move(plan));
+  }
+}
+
+/// Phase one: find kernels and their launch sites, decide, and check
+/// everything that could fail. Touches nothing.
+static FailureOr<std::vector<KernelPlan>>
+planModule(ModuleOp module, const StrideUseRegistry &registry) {
+  if (failed(verifyConsistentParamValues(module)))
+    return failure();
+
+  llvm::StringMap<SmallVector<SymbolUse>> symbolUses =
+      collectSymbolUses(module);
+  std::vector<KernelPlan> kernels;
+  WalkResult walk = module.walk([&](FunctionOpInterface function) {
+    if (function.isExternal())
+      return WalkResult::skip();
+    bool hasParam =
+        function->walk([](ParamOp) { return WalkResult::interrupt(); })
+            .wasInterrupted();
+    if (!hasParam)
+      return WalkResult::skip();
+
+    KernelPlan kernel;
+    kernel.function = function;
+    std::string name = SymbolTable::getSymbolName(function).str();
+    if (isInsideGpuModule(function)) {
+      if (!isDeviceKernel(function))
+        return WalkResult::skip(); // a device function: materialized
+      kernel.key =
+          function->getParentOfType<gpu::GPUModuleOp>().getName().str() +
+          "::" + name;
+    } else {
+      kernel.key = name;
+      auto it = symbolUses.find(kernel.key);
+      bool called = it != symbolUses.end() &&
+                    llvm::any_of(it->second, [](const SymbolUse &use) {
+                      return use.isLaunchSite;
+                    });
+      if ((!called && !function->hasAttr("spec.kernel")) ||
+          launchesGpuWork(function))
+        return WalkResult::skip(); // host code: materialized
+    }
+
+    if (auto it = symbolUses.find(kernel.key); it != symbolUses.end()) {
+      for (const SymbolUse &use : it->second) {
+        if (!use.isLaunchSite) {
+          if (!kernel.unknownReference)
+            kernel.unknownReference = use.user;
+          continue;
+        }
+        if (numPassedArguments(use.user) != function.getNumArguments()) {
+          InFlightDiagnostic diag =
+              use.user->emitError()
+              << "launch site passes " << numPassedArguments(use.user)
+              << " arguments but kernel " << describeKernel(kernel)
+              << " takes " << function.getNumArguments();
+          diag.attachNote(function.getLoc()) << "kernel defined here";
+          return WalkResult::interrupt();
+        }
+        kernel.launchSites.push_back(use.user);
+      }
+    }
+    if (auto llvmFunc = dyn_cast<LLVM::LLVMFuncOp>(function.getOperation());
+        llvmFunc && llvmFunc.isVarArg() && !kernel.unknownReference)
+      kernel.unknownReference = function;
+    planKernel(kernel, registry);
+    kernels.push_back(std::move(kernel));
+    return WalkResult::skip();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+  return kernels;
+}
+
+/// The value of `name` in the function that holds `site`: its hoisted
+/// argument when that function is itself a kernel that hoisted it (so the
+/// caller stays the same for every value too), else a constant.
+static Value valueAtSite(Operation *site, const ParamPlan &param,
+                         const llvm::StringMap<DenseMap<Operation *, Value>>
+                             &hoistedArguments) {
+  auto caller = site->getParentOfType<FunctionOpInterface>();
+  if (auto it = hoistedArguments.find(param.name);
+      caller && it != hoistedArguments.end())
+    if (Value argument = it->second.lookup(caller);
+        argument && argument.getType() == param.type)
+      return argument;
+  OpBuilder builder(site);
+  return arith::ConstantOp::create(
+      builder, site->getLoc(), IntegerAttr::get(param.type, param.value));
+}
+
+static void remarkOnDecision(const KernelPlan &kernel, const ParamPlan &param) {
+  ParamOp first = param.ops.front();
+  switch (param.decision) {
+  case ParamPlan::Decision::Hoist: {
+    InFlightDiagnostic remark = first.emitRemark()
+                                << "'" << param.name << "' hoisted in kernel "
+                                << describeKernel(kernel) << ": ";
+    if (param.argumentIndex)
+      remark << "runtime argument " << *param.argumentIndex;
+    else
+      remark << "uses take its 'equals' value";
+    return;
+  }
+  case ParamPlan::Decision::Keep: {
+    InFlightDiagnostic remark = first.emitRemark()
+                                << "'" << param.name
+                                << "' kept specialized in kernel "
+                                << describeKernel(kernel) << ": "
+                                << param.reason;
+    if (param.blockingUser)
+      remark.attachNote(param.blockingUser->getLoc())
+          << "needs '" << param.name << "' as a constant here";
+    return;
+  }
+  case ParamPlan::Decision::Unused:
+    first.emitRemark() << "'" << param.name << "' is unused in kernel "
+                       << describeKernel(kernel) << "; removed";
+    return;
+  }
+}
+
+FailureOr<HoistReport>
+mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
+                                          const HoistOptions &options,
+                                          const StrideUseRegistry &registry) {
+  FailureOr<std::vector<KernelPlan>> planned = planModule(module, registry);
+  if (failed(planned))
+    return failure();
+  std::vector<KernelPlan> &kernels = *planned;
+
+  // Phase two: rewrite. First the kernels' signatures and bodies...
+  llvm::StringMap<DenseMap<Operation *, Value>> hoistedArguments;
+  HoistReport report;
+  for (KernelPlan &kernel : kernels) {
+    KernelReport &record = report.kernels.emplace_back();
+    record.symbol = describeKernel(kernel);
+    record.numLaunchSites = kernel.launchSites.size();
+    SmallVector<Attribute> hoistedAttrs;
+    MLIRContext *context = module.getContext();
+    for (ParamPlan &param : kernel.params) {
+      Type type = param.type;
+      if (param.decision == ParamPlan::Decision::Hoist) {
+        Value argument;
+        if (param.needsArgument) {
+          unsigned index = kernel.function.getNumArguments();
+          // Cannot fail: variadic functions were excluded in phase one.
+          (void)kernel.function.insertArgument(
+              index, type, DictionaryAttr::get(context),
+              param.ops.front().getLoc());
+          argument = kernel.function.getArgument(index);
+          param.argumentIndex = index;
+          hoistedArguments[param.name][kernel.function] = argument;
+        }
+        for (ParamOp op : param.ops) {
+          op.replaceAllUsesWith(op.getEquals() ? op.getEquals() : argument);
+        }
+        record.hoisted.push_back({param.name, type, param.argumentIndex});
+        NamedAttrList entry;
+        entry.append("name", StringAttr::get(context, param.name));
+        entry.append("type", TypeAttr::get(type));
+        if (param.argumentIndex)
+          entry.append("argument", IntegerAttr::get(IntegerType::get(context, 64),
+                                                    *param.argumentIndex));
+        else
+          entry.append("equals", UnitAttr::get(context));
+        hoistedAttrs.push_back(entry.getDictionary(context));
+      } else if (param.decision == ParamPlan::Decision::Keep) {
+        Location where = param.blockingUser ? param.blockingUser->getLoc()
+                                            : param.ops.front().getLoc();
+        record.kept.push_back(
+            {param.name, param.value, param.reason, where});
+      }
+      if (options.emitRemarks)
+        remarkOnDecision(kernel, param);
+      if (param.decision != ParamPlan::Decision::Keep) {
+        for (ParamOp op : param.ops)
+          op.erase();
+      } else if (options.materializeKept) {
+        for (ParamOp op : param.ops)
+          materialize(op);
+      }
+    }
+    kernel.function->setAttr(spec::kHoistedAttrName,
+                             ArrayAttr::get(context, hoistedAttrs));
+    kernel.function->setAttr(
+        spec::kLaunchSitesAttrName,
+        IntegerAttr::get(IntegerType::get(context, 64),
+                         kernel.launchSites.size()));
+  }
+
+  // ...then every launch site passes the values, in argument order...
+  for (KernelPlan &kernel : kernels)
+    for (Operation *site : kernel.launchSites)
+      for (ParamPlan &param : kernel.params)
+        if (param.argumentIndex)
+          passedArguments(site).append(
+              valueAtSite(site, param, hoistedArguments));
+
+  // ...and what is left (host code, device functions) is materialized.
+  if (options.materializeKept)
+    materializeSpecialization(module);
+  else {
+    llvm::DenseSet<Operation *> kernelFunctions;
+    for (const KernelPlan &kernel : kernels)
+      kernelFunctions.insert(kernel.function);
+    module.walk([&](ParamOp param) {
+      if (!kernelFunctions.contains(param->getParentOfType<FunctionOpInterface>()))
+        materialize(param);
+    });
+  }
+  return report;
+}

@@ -1,0 +1,29 @@
+# -*- Python -*-
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "FLYHOIST"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.flyhoist_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
+config.substitutions.append(("%flyhoist_lib_dir", config.flyhoist_lib_dir))
+config.substitutions.append(("%flyhoist_src_root", config.flyhoist_src_root))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.flyhoist_tools_dir, config.llvm_tools_dir]
+tools = [
+    "fly-opt",
+    ToolSubst("mlir-runner", unresolved="ignore"),
+    ToolSubst("mlir-opt", unresolved="ignore"),
+]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
