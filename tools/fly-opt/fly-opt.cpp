@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "flyhoist/Dialect/Spec/SpecDialect.h"
+#include "flyhoist/Pipelines/Pipelines.h"
 #include "flyhoist/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -19,6 +20,7 @@
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
   mlir::flyhoist::registerFlyHoistPasses();
+  mlir::flyhoist::registerFlyHoistPipelines();
 
   mlir::DialectRegistry registry;
   mlir::registerAllDialects(registry);

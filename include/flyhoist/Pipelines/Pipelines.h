@@ -1,0 +1,82 @@
+//===- Pipelines.h - Named lowering pipelines of fly-opt --------*- C++ -*-===//
+//
+// Pipelines from upstream GPU IR (gpu, arith, memref, vector, scf, math) to a
+// `gpu.binary`: `flyhoist-amdgpu-pipeline` for AMDGPU code objects and
+// `flyhoist-nvvm-pipeline` for PTX. Only device code is lowered; host code
+// (the functions holding `gpu.launch_func`) is left as it is.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLYHOIST_PIPELINES_PIPELINES_H
+#define FLYHOIST_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+
+#include <string>
+
+namespace mlir::flyhoist {
+
+/// The toolkit folder compiled in at build time: it holds `llvm/bin/ld.lld`,
+/// a link to LLVM 22's ld.lld, which `gpu-module-to-binary` runs for
+/// `format=bin`. Empty when the build found no ld.lld.
+StringRef getDefaultAMDGPUToolkitPath();
+
+/// Options of `flyhoist-amdgpu-pipeline`.
+struct AMDGPUPipelineOptions
+    : public PassPipelineOptions<AMDGPUPipelineOptions> {
+  /// The AMDGPU target, e.g. gfx942 or gfx950.
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("AMDGPU chip"),
+                                        llvm::cl::init("gfx942")};
+  /// `bin` (HSA code object, needs ld.lld), `isa` (assembly text) or `llvm`.
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("Object format: bin (code object), isa or llvm"),
+      llvm::cl::init("bin")};
+  /// A folder holding `llvm/bin/ld.lld`; empty: the one the build made.
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit",
+      llvm::cl::desc("Folder holding llvm/bin/ld.lld (default: the build's)"),
+      llvm::cl::init("")};
+  /// LLVM optimization level of the device code.
+  PassOptions::Option<unsigned> optLevel{
+      *this, "O", llvm::cl::desc("Device code optimization level"),
+      llvm::cl::init(3)};
+};
+
+/// Options of `flyhoist-nvvm-pipeline`.
+struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
+  /// The NVIDIA target, e.g. sm_90.
+  PassOptions::Option<std::string> chip{*this, "chip",
+                                        llvm::cl::desc("NVIDIA SM"),
+                                        llvm::cl::init("sm_90")};
+  /// `isa` (PTX, needs no CUDA toolkit), `bin` or `fatbin` (need ptxas).
+  PassOptions::Option<std::string> format{
+      *this, "format", llvm::cl::desc("Object format: isa (PTX), bin, fatbin"),
+      llvm::cl::init("isa")};
+  /// PTX features, e.g. +ptx80; empty: LLVM's default for the chip.
+  PassOptions::Option<std::string> features{
+      *this, "features", llvm::cl::desc("PTX features"), llvm::cl::init("")};
+  /// LLVM optimization level of the device code.
+  PassOptions::Option<unsigned> optLevel{
+      *this, "O", llvm::cl::desc("Device code optimization level"),
+      llvm::cl::init(3)};
+};
+
+/// Lowers every `gpu.module` to ROCDL and serializes it into a `gpu.binary`
+/// for `options.chip`: inlining, scf/affine/view lowering, convert-gpu-to-rocdl
+/// and gpu-module-to-binary.
+void buildAMDGPUPipeline(OpPassManager &pm,
+                         const AMDGPUPipelineOptions &options);
+
+/// Lowers every `gpu.module` to NVVM and serializes it into a `gpu.binary`
+/// (PTX by default) for `options.chip`.
+void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &options);
+
+/// Registers `flyhoist-amdgpu-pipeline` and `flyhoist-nvvm-pipeline`.
+void registerFlyHoistPipelines();
+
+} // namespace mlir::flyhoist
+
+#endif // FLYHOIST_PIPELINES_PIPELINES_H
