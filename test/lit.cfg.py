@@ -16,6 +16,7 @@ config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%mlir_lib_dir", config.mlir_lib_dir))
 config.substitutions.append(("%flyhoist_lib_dir", config.flyhoist_lib_dir))
 config.substitutions.append(("%flyhoist_src_root", config.flyhoist_src_root))
+config.substitutions.append(("%flyhoist_plugin", config.flyhoist_plugin))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
