@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""Code quality of the hoisted kernel against the fully specialized one.
+
+For a few widths and each chip, compiles kernels/paged_fp4_mqa_logits.mlir
+materialized and hoisted to code objects and compares: instructions (static
+count from llvm-objdump-22 disassembly, s_code_end padding excluded), SGPRs,
+VGPRs, AGPRs, spills, LDS and scratch bytes (code object metadata, from
+llvm-readelf-22 --notes), and the kernel argument segment size.
+
+  bench/quality.py [--widths 1,7,100,128,333,512] [--chips gfx942,gfx950]
+"""
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import common
+
+FIELDS = ['.sgpr_count', '.vgpr_count', '.agpr_count', '.sgpr_spill_count',
+          '.vgpr_spill_count', '.group_segment_fixed_size',
+          '.private_segment_fixed_size', '.kernarg_segment_size']
+
+
+def disassembly_stats(objdump, path):
+    """Instruction count and a histogram of the instruction mnemonics."""
+    text = subprocess.run([objdump, '-d', '--no-show-raw-insn', '--no-leading-addr', path],
+                          check=True, capture_output=True, text=True).stdout
+    mnemonics = []
+    for line in text.splitlines():
+        if not line.startswith('\t') and not line.startswith('  '):
+            continue
+        word = line.split()[0] if line.split() else ''
+        if not word or word.endswith(':') or word.startswith('.') or word == 's_code_end':
+            continue
+        mnemonics.append(word)
+    return mnemonics
+
+
+def metadata(readelf, path):
+    """The first kernel's numeric metadata fields."""
+    text = subprocess.run([readelf, '--notes', path], check=True,
+                          capture_output=True, text=True).stdout
+    values = {}
+    for field in FIELDS:
+        m = re.search(re.escape(field) + r':\s+(\d+)', text)
+        values[field] = int(m.group(1)) if m else None
+    return values
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--widths', default='1,7,100,128,333,512')
+    parser.add_argument('--chips', default='gfx942,gfx950')
+    parser.add_argument('--fly-opt')
+    parser.add_argument('--kernel', default=common.KERNEL)
+    args = parser.parse_args()
+    fly_opt = common.find_fly_opt(args.fly_opt)
+    objdump = common.find_llvm_tool('llvm-objdump')
+    readelf = common.find_llvm_tool('llvm-readelf')
+    with open(args.kernel) as f:
+        kernel = f.read()
+    widths = [int(w) for w in args.widths.split(',')]
+
+    cols = ['instrs', 'sgpr', 'vgpr', 'agpr', 'sspill', 'vspill', 'lds', 'scratch', 'kernarg']
+    header = f'{"chip":<7} {"width":>5} {"mode":<13} ' + ' '.join(f'{c:>7}' for c in cols) + \
+        f' {"d instrs":>9}'
+    print(header)
+    print('-' * len(header))
+    worst = 0.0
+    extra_vgpr = False
+    spills = False
+    with tempfile.TemporaryDirectory(prefix='flyhoist-quality-') as workdir:
+        for chip in args.chips.split(','):
+            for width in widths:
+                rows = {}
+                for mode in ('materialized', 'hoisted'):
+                    out, _, _ = common.compile_module(
+                        fly_opt, common.kernel_with_width(kernel, width),
+                        common.pipeline(mode, chip), workdir)
+                    data = common.object_bytes(out)[0][2]
+                    path = os.path.join(workdir, f'{chip}-{width}-{mode}.hsaco')
+                    with open(path, 'wb') as f:
+                        f.write(data)
+                    md = metadata(readelf, path)
+                    rows[mode] = [len(disassembly_stats(objdump, path))] + [md[f] for f in FIELDS]
+                base = rows['materialized'][0]
+                for mode in ('materialized', 'hoisted'):
+                    r = rows[mode]
+                    delta = ''
+                    if mode == 'hoisted':
+                        d = (r[0] - base) / base * 100.0
+                        worst = max(worst, d)
+                        delta = f'{d:+.2f}%'
+                        extra_vgpr |= r[2] > rows['materialized'][2]
+                    spills |= bool(r[4]) or bool(r[5]) or bool(r[7])
+                    print(f'{chip:<7} {width:>5} {mode:<13} ' +
+                          ' '.join(f'{("-" if v is None else v):>7}' for v in r) +
+                          f' {delta:>9}')
+    print()
+    print(f'worst instruction delta (hoisted vs materialized): {worst:+.2f}% '
+          f'(target <= +2%): {"met" if worst <= 2.0 else "MISSED"}')
+    print(f'extra VGPRs: {"yes (MISSED)" if extra_vgpr else "none (met)"}; '
+          f'spills or scratch: {"yes (MISSED)" if spills else "none (met)"}')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
