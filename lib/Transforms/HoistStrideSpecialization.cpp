@@ -6,7 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "flyhoist/Transforms/HoistStrideSpecialization.h"
+#include "flyhoist/Transforms/Manifest.h"
 #include "flyhoist/Transforms/Passes.h"
+
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
 
 namespace mlir::flyhoist {
 #define GEN_PASS_DEF_HOISTSTRIDESPECIALIZATION
@@ -23,11 +27,32 @@ struct HoistStrideSpecializationPass
   using Base::Base;
 
   void runOnOperation() override {
+    ModuleOp module = getOperation();
+    // Open the manifest first: an unwritable path must fail before the
+    // module changes.
+    std::unique_ptr<llvm::ToolOutputFile> manifestFile;
+    if (!manifestPath.empty()) {
+      std::string error;
+      manifestFile = openOutputFile(manifestPath, &error);
+      if (!manifestFile) {
+        module.emitError() << "cannot write manifest '" << manifestPath
+                           << "': " << error;
+        return signalPassFailure();
+      }
+    }
+
     HoistOptions options;
     options.materializeKept = materializeKept;
     options.emitRemarks = emitRemarks;
-    if (failed(hoistStrideSpecialization(getOperation(), options)))
+    options.hoistIntoHost = hoistIntoHost;
+    FailureOr<HoistReport> report = hoistStrideSpecialization(module, options);
+    if (failed(report))
       return signalPassFailure();
+
+    if (manifestFile) {
+      manifestFile->os() << renderManifestJSON(module, *report);
+      manifestFile->keep();
+    }
   }
 };
 } // namespace

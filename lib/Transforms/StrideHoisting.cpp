@@ -242,16 +242,25 @@ static void planKernel(KernelPlan &kernel, const StrideUseRegistry &registry) {
   }
 }
 
+namespace {
+/// Everything phase one found.
+struct ModulePlan {
+  std::vector<KernelPlan> kernels;
+  llvm::StringMap<SmallVector<SymbolUse>> symbolUses;
+};
+} // namespace
+
 /// Phase one: find kernels and their launch sites, decide, and check
 /// everything that could fail. Touches nothing.
-static FailureOr<std::vector<KernelPlan>>
-planModule(ModuleOp module, const StrideUseRegistry &registry) {
+static FailureOr<ModulePlan> planModule(ModuleOp module,
+                                        const StrideUseRegistry &registry) {
   if (failed(verifyConsistentParamValues(module)))
     return failure();
 
-  llvm::StringMap<SmallVector<SymbolUse>> symbolUses =
-      collectSymbolUses(module);
-  std::vector<KernelPlan> kernels;
+  ModulePlan plan;
+  plan.symbolUses = collectSymbolUses(module);
+  llvm::StringMap<SmallVector<SymbolUse>> &symbolUses = plan.symbolUses;
+  std::vector<KernelPlan> &kernels = plan.kernels;
   WalkResult walk = module.walk([&](FunctionOpInterface function) {
     if (function.isExternal())
       return WalkResult::skip();
@@ -310,25 +319,100 @@ planModule(ModuleOp module, const StrideUseRegistry &registry) {
   });
   if (walk.wasInterrupted())
     return failure();
-  return kernels;
+  return plan;
 }
 
-/// The value of `name` in the function that holds `site`: its hoisted
-/// argument when that function is itself a kernel that hoisted it (so the
-/// caller stays the same for every value too), else a constant.
-static Value valueAtSite(Operation *site, const ParamPlan &param,
-                         const llvm::StringMap<DenseMap<Operation *, Value>>
-                             &hoistedArguments) {
-  auto caller = site->getParentOfType<FunctionOpInterface>();
-  if (auto it = hoistedArguments.find(param.name);
-      caller && it != hoistedArguments.end())
-    if (Value argument = it->second.lookup(caller);
-        argument && argument.getType() == param.type)
-      return argument;
-  OpBuilder builder(site);
-  return arith::ConstantOp::create(
-      builder, site->getLoc(), IntegerAttr::get(param.type, param.value));
-}
+namespace {
+/// Supplies the value a launch site passes for a hoisted parameter: the
+/// caller's own hoisted argument when the caller is a kernel that hoisted
+/// it, a new host argument with `hoistIntoHost`, else a constant.
+class LaunchValueProvider {
+public:
+  LaunchValueProvider(const ModulePlan &plan, const HoistOptions &options)
+      : plan(plan), options(options) {
+    for (const KernelPlan &kernel : plan.kernels)
+      kernelFunctions.insert(kernel.function);
+  }
+
+  /// Records that `function` (a kernel) now takes `name` as `argument`.
+  void setKernelArgument(Operation *function, StringRef name, Value argument) {
+    arguments[{function, name.str()}] = argument;
+  }
+
+  /// The value of `param` for `site`.
+  Value valueAt(Operation *site, StringRef name, Type type, int64_t value) {
+    auto caller = site->getParentOfType<FunctionOpInterface>();
+    if (caller) {
+      auto known = arguments.find({caller, name.str()});
+      if (known != arguments.end() && known->second.getType() == type)
+        return known->second;
+      if (options.hoistIntoHost && !kernelFunctions.contains(caller) &&
+          canTakeHostArgument(caller))
+        return addHostArgument(caller, name, type, value);
+    }
+    OpBuilder builder(site);
+    return arith::ConstantOp::create(builder, site->getLoc(),
+                                     IntegerAttr::get(type, value));
+  }
+
+  /// The host argument `function` got for `name`, if any.
+  std::optional<unsigned> hostArgumentIndex(Operation *function,
+                                            StringRef name) const {
+    auto it = hostArguments.find({function, name.str()});
+    if (it == hostArguments.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+private:
+  /// Host functions can take a new argument when every use of their symbol
+  /// is a call the pass can extend (and they are not variadic).
+  bool canTakeHostArgument(FunctionOpInterface function) const {
+    if (function.isExternal() || isInsideGpuModule(function))
+      return false;
+    if (auto llvmFunc = dyn_cast<LLVM::LLVMFuncOp>(function.getOperation());
+        llvmFunc && llvmFunc.isVarArg())
+      return false;
+    auto it = plan.symbolUses.find(SymbolTable::getSymbolName(function));
+    return it == plan.symbolUses.end() ||
+           llvm::all_of(it->second,
+                        [](const SymbolUse &use) { return use.isLaunchSite; });
+  }
+
+  /// Appends an argument for `name` to host `function`, replaces its own
+  /// `spec.param`s of that name, and has every caller pass the value in turn.
+  Value addHostArgument(FunctionOpInterface function, StringRef name, Type type,
+                        int64_t value) {
+    unsigned index = function.getNumArguments();
+    (void)function.insertArgument(index, type,
+                                  DictionaryAttr::get(function->getContext()),
+                                  function.getLoc());
+    Value argument = function.getArgument(index);
+    arguments[{function, name.str()}] = argument;
+    hostArguments[{function, name.str()}] = index;
+    SmallVector<ParamOp> own;
+    function->walk([&](ParamOp param) {
+      if (param.getName() == name && param.getType() == type)
+        own.push_back(param);
+    });
+    for (ParamOp param : own) {
+      param.replaceAllUsesWith(argument);
+      param.erase();
+    }
+    if (auto it = plan.symbolUses.find(SymbolTable::getSymbolName(function));
+        it != plan.symbolUses.end())
+      for (const SymbolUse &use : it->second)
+        passedArguments(use.user).append(valueAt(use.user, name, type, value));
+    return argument;
+  }
+
+  const ModulePlan &plan;
+  const HoistOptions &options;
+  llvm::DenseSet<Operation *> kernelFunctions;
+  std::map<std::pair<Operation *, std::string>, Value> arguments;
+  std::map<std::pair<Operation *, std::string>, unsigned> hostArguments;
+};
+} // namespace
 
 static void remarkOnDecision(const KernelPlan &kernel, const ParamPlan &param) {
   ParamOp first = param.ops.front();
@@ -365,18 +449,19 @@ FailureOr<HoistReport>
 mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
                                           const HoistOptions &options,
                                           const StrideUseRegistry &registry) {
-  FailureOr<std::vector<KernelPlan>> planned = planModule(module, registry);
+  FailureOr<ModulePlan> planned = planModule(module, registry);
   if (failed(planned))
     return failure();
-  std::vector<KernelPlan> &kernels = *planned;
+  std::vector<KernelPlan> &kernels = planned->kernels;
 
   // Phase two: rewrite. First the kernels' signatures and bodies...
-  llvm::StringMap<DenseMap<Operation *, Value>> hoistedArguments;
+  LaunchValueProvider launchValues(*planned, options);
   HoistReport report;
   for (KernelPlan &kernel : kernels) {
     KernelReport &record = report.kernels.emplace_back();
     record.symbol = describeKernel(kernel);
-    record.numLaunchSites = kernel.launchSites.size();
+    for (Operation *site : kernel.launchSites)
+      record.launchSites.push_back(site->getLoc());
     SmallVector<Attribute> hoistedAttrs;
     MLIRContext *context = module.getContext();
     for (ParamPlan &param : kernel.params) {
@@ -391,7 +476,7 @@ mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
               param.ops.front().getLoc());
           argument = kernel.function.getArgument(index);
           param.argumentIndex = index;
-          hoistedArguments[param.name][kernel.function] = argument;
+          launchValues.setKernelArgument(kernel.function, param.name, argument);
         }
         for (ParamOp op : param.ops) {
           op.replaceAllUsesWith(op.getEquals() ? op.getEquals() : argument);
@@ -431,12 +516,22 @@ mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
   }
 
   // ...then every launch site passes the values, in argument order...
-  for (KernelPlan &kernel : kernels)
-    for (Operation *site : kernel.launchSites)
-      for (ParamPlan &param : kernel.params)
-        if (param.argumentIndex)
-          passedArguments(site).append(
-              valueAtSite(site, param, hoistedArguments));
+  for (auto [kernel, record] : llvm::zip(kernels, report.kernels)) {
+    for (Operation *site : kernel.launchSites) {
+      for (ParamPlan &param : kernel.params) {
+        if (!param.argumentIndex)
+          continue;
+        passedArguments(site).append(
+            launchValues.valueAt(site, param.name, param.type, param.value));
+      }
+    }
+    // The host argument of the first launch site is the one reported.
+    for (HoistedParam &hoisted : record.hoisted)
+      if (!kernel.launchSites.empty() && hoisted.argumentIndex)
+        hoisted.hostArgument = launchValues.hostArgumentIndex(
+            kernel.launchSites.front()->getParentOfType<FunctionOpInterface>(),
+            hoisted.name);
+  }
 
   // ...and what is left (host code, device functions) is materialized.
   if (options.materializeKept)

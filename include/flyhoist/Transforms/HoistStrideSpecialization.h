@@ -18,6 +18,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir::flyhoist {
 
@@ -28,6 +29,11 @@ struct HoistOptions {
   bool materializeKept = true;
   /// Emit one remark per parameter per kernel, with a note at a blocking use.
   bool emitRemarks = true;
+  /// Instead of passing a constant at a launch site, give the host function
+  /// that launches the kernel a new trailing argument (its own `spec.param`s
+  /// of that name use it too), so host code is also the same for every value.
+  /// Private host functions have their callers in the module pass it on.
+  bool hoistIntoHost = false;
 };
 
 /// A parameter that became a runtime value of a kernel.
@@ -39,6 +45,12 @@ struct HoistedParam {
   /// The new kernel argument, or std::nullopt when the uses took the
   /// `equals` value and the kernel signature did not change.
   std::optional<unsigned> argumentIndex;
+  /// What the launcher must guarantee about the value, e.g.
+  /// "value % 16 == 0"; empty when the kernel relies on nothing.
+  std::vector<std::string> preconditions;
+  /// Set when the value was hoisted into the host too (`hoistIntoHost`):
+  /// the index of the new argument of the host entry that launches it.
+  std::optional<unsigned> hostArgument;
 };
 
 /// A parameter the kernel keeps as a constant.
@@ -59,17 +71,18 @@ struct KernelReport {
   /// The kernel's symbol, e.g. "@kernels::@paged_mqa" or "@matvec".
   std::string symbol;
   /// Hoisted parameters, in argument order (sorted by name).
-  SmallVector<HoistedParam> hoisted;
+  std::vector<HoistedParam> hoisted;
   /// Kept parameters, sorted by name.
-  SmallVector<KeptParam> kept;
-  /// Launch sites (gpu.launch_func, calls) updated; 0: none visible.
-  unsigned numLaunchSites = 0;
+  std::vector<KeptParam> kept;
+  /// Where each launch site (gpu.launch_func, call) that was updated is,
+  /// in module order; empty when none is visible in the module.
+  SmallVector<Location> launchSites;
 };
 
 /// What the transformation did to a module.
 struct HoistReport {
   /// One entry per kernel holding a `spec.param`, in module order.
-  SmallVector<KernelReport> kernels;
+  std::vector<KernelReport> kernels;
 };
 
 /// Hoists every parameter of every kernel of `module` that is used only in

@@ -25,8 +25,15 @@ def HoistStrideSpecialization
     `spec.launch_sites`. Inputs that differ only in hoisted values give
     byte-identical `gpu.module`s.
 
+    With `hoist-into-host`, the host function that launches a kernel takes
+    the value as a new trailing argument instead of a constant (private host
+    functions have their callers pass it on). With `manifest=<file>`, a JSON
+    manifest of every decision and a SHA-256 fingerprint of each gpu.module
+    is written there.
+
     Errors (one name with two values, a launch site that does not match its
-    kernel) are reported at the offending op and leave the module unchanged.
+    kernel, a manifest file that cannot be written) are reported at the
+    offending op and leave the module unchanged.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
   let options = [
@@ -34,6 +41,11 @@ def HoistStrideSpecialization
            "Replace kept parameters by arith.constant">,
     Option<"emitRemarks", "remarks", "bool", /*default=*/"true",
            "Emit one remark per parameter per kernel">,
+    Option<"hoistIntoHost", "hoist-into-host", "bool", /*default=*/"false",
+           "Pass hoisted values as new trailing arguments of the host "
+           "functions that launch the kernels instead of constants">,
+    Option<"manifestPath", "manifest", "std::string", /*default=*/"\"\"",
+           "Write the JSON manifest (docs/MANIFEST.md) to this file">,
   ];
 }
 

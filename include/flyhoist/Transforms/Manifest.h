@@ -1,0 +1,39 @@
+//===- Manifest.h - What the hoisting did, for frontends ---------*- C++ -*-===//
+//
+// A JSON manifest of a hoisting run and a fingerprint of each GPU module, so
+// that a frontend can key its compile cache on what the compiler will see and
+// pass hoisted values at launch. The schema is documented in docs/MANIFEST.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLYHOIST_TRANSFORMS_MANIFEST_H
+#define FLYHOIST_TRANSFORMS_MANIFEST_H
+
+#include "flyhoist/Transforms/HoistStrideSpecialization.h"
+
+#include "mlir/IR/BuiltinOps.h"
+
+#include <string>
+
+namespace mlir::gpu {
+class GPUModuleOp;
+} // namespace mlir::gpu
+
+namespace mlir::flyhoist {
+
+/// The manifest schema version; bumped on any incompatible change.
+inline constexpr int kManifestSchemaVersion = 1;
+
+/// SHA-256 (lowercase hex, prefixed "sha256:") of a canonical form of `module`:
+/// its generic-form text without locations. Equal for modules that differ
+/// only in locations; different when any op, attribute or type differs.
+std::string fingerprintGPUModule(gpu::GPUModuleOp module);
+
+/// Renders the manifest of `module` after a hoisting run that produced
+/// `report`: per kernel the hoisted and kept parameters and the launch sites,
+/// per gpu.module its fingerprint. Keys are sorted and the output is stable.
+std::string renderManifestJSON(ModuleOp module, const HoistReport &report);
+
+} // namespace mlir::flyhoist
+
+#endif // FLYHOIST_TRANSFORMS_MANIFEST_H
