@@ -1,9 +1,29 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the whole test suite. `.ci/run` calls this.
+#
+# 1. the regular build (${FLYHOIST_BUILD_DIR:-build}) and its lit suite;
+# 2. an ASan+UBSan build with clang 22 (${FLYHOIST_ASAN_BUILD_DIR:-build-asan})
+#    and the whole lit suite against it (scripts/sanitize.sh);
+# 3. a bounded libFuzzer run of fuzz/hoist-fuzzer.cpp (FLYHOIST_FUZZ_SECONDS,
+#    default 60; 0 skips it), seeded from the lit inputs and generated kernels.
+# FLYHOIST_SKIP_SANITIZERS=1 stops after step 1 (quick local runs).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FLYHOIST_BUILD_DIR:-$root/build}"
+asan_build="${FLYHOIST_ASAN_BUILD_DIR:-$root/build-asan}"
 
 "$root/scripts/setup.sh"
 "$root/scripts/build.sh"
 /usr/lib/llvm-22/bin/lit -sv "$build/test"
+
+if [ "${FLYHOIST_SKIP_SANITIZERS:-0}" != 0 ]; then
+  exit 0
+fi
+
+FLYHOIST_ASAN_BUILD_DIR="$asan_build" "$root/scripts/sanitize.sh" all
+
+fuzz_seconds="${FLYHOIST_FUZZ_SECONDS:-60}"
+if [ "$fuzz_seconds" -gt 0 ]; then
+  "$root/fuzz/build.sh" "$asan_build"
+  "$root/fuzz/run.sh" "$asan_build" -max_total_time="$fuzz_seconds"
+fi

@@ -28,3 +28,12 @@ tools = [
     ToolSubst("mlir-opt", unresolved="ignore"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# `not`, `count` and `split-file` at the start of a RUN line are found on PATH.
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# Sanitized builds (scripts/sanitize.sh): tests can tell (REQUIRES/UNSUPPORTED:
+# asan), and the leak checker's options reach the tools.
+llvm_config.with_system_environment(["LSAN_OPTIONS"])
+if lit_config.params.get("flyhoist_sanitized", "0") not in ("", "0"):
+    config.available_features.add("asan")

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Determinism of hoist-stride-specialization.
+
+For every input (files given on the command line, plus --random N kernels
+from gen_kernels.py), requires that
+  - the output is byte-identical across --runs runs, with threading on and
+    with --mlir-disable-threading (remarks included: stderr must match too);
+  - running the pass twice (in one pipeline, and on its own output) gives the
+    same module as running it once.
+Inputs the pass rejects must be rejected the same way every time.
+Exit status 0 when every input passes.
+"""
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_kernels  # noqa: E402
+
+PASS = "--hoist-stride-specialization"
+
+
+def run(fly_opt, flags, text):
+    proc = subprocess.run([fly_opt] + flags, input=text, capture_output=True,
+                          text=True, timeout=120)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+def check(fly_opt, name, text, runs):
+    """Returns a list of problems for one input."""
+    problems = []
+    split = ["--split-input-file"] if "// -----" in text else []
+    reference = run(fly_opt, split + [PASS], text)
+    for n in range(runs):
+        for threading in ([], ["--mlir-disable-threading"]):
+            got = run(fly_opt, split + [PASS] + threading, text)
+            if got != reference:
+                problems.append("%s: run %d%s differs" % (name, n, " (no threads)" if threading else ""))
+    if reference[0] != 0:
+        return problems
+    once = run(fly_opt, split + [PASS + "=remarks=false"], text)
+    twice = run(fly_opt, split + [PASS + "=remarks=false", PASS + "=remarks=false"], text)
+    if twice[:2] != once[:2]:
+        problems.append("%s: the pass twice in one pipeline differs from once" % name)
+    # A split input's output keeps the separators, so it splits the same way.
+    again = run(fly_opt, split + [PASS + "=remarks=false"], once[1])
+    if again[0] != 0 or again[1] != once[1]:
+        problems.append("%s: the pass on its own output changes it" % name)
+    return problems
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fly-opt", default="fly-opt")
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--random", type=int, default=0,
+                        help="number of generated kernels to add")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("inputs", nargs="*")
+    args = parser.parse_args()
+    cases = []
+    for path in args.inputs:
+        with open(path) as f:
+            cases.append((path, f.read()))
+    rng = random.Random(args.seed)
+    for n in range(args.random):
+        kernel = gen_kernels.generate(rng)
+        cases.append(("generated #%d" % n,
+                      kernel.module_text(gen_kernels.random_values(rng, kernel))))
+    problems = []
+    for name, text in cases:
+        problems += check(args.fly_opt, name, text, args.runs)
+    for problem in problems:
+        print("FAIL " + problem)
+    print("determinism: %d inputs, %d problems" % (len(cases), len(problems)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,329 @@
+#!/usr/bin/env python3
+"""Differential test of hoist-stride-specialization on random kernels.
+
+For each kernel from gen_kernels.py, marked with values M:
+  1. hoist it (fly-opt --hoist-stride-specialization) and read `spec.hoisted`;
+  2. check, with a checker that shares no code with the pass's analysis, that
+     every hoisted argument reaches only load/store index operands through
+     address arithmetic (generic-form IR, taint propagation to a fixpoint);
+  3. check the decisions against what the generator knows: a parameter given
+     a blocking use is kept, every other used parameter is hoisted;
+  4. for several values V (V = M first, then values that differ from M in the
+     hoisted parameters), run with mlir-runner
+       - the kernel fully specialized on V (materialize-specialization), and
+       - the kernel hoisted from M, called with V,
+     and require byte-identical printed output; for V = M the call site the
+     pass itself updated is run too;
+  5. check identity: hoisting the module marked with V gives a kernel
+     function byte-identical to the one hoisted from M.
+
+Exit status 0 when every check passes; failing inputs go to --failures.
+"""
+
+import argparse
+import concurrent.futures
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_kernels  # noqa: E402
+
+LOWER = ["--lower-affine", "--convert-scf-to-cf", "--convert-to-llvm",
+         "--reconcile-unrealized-casts"]
+
+
+class Failure(Exception):
+    def __init__(self, kind, detail, files):
+        super().__init__(kind)
+        self.kind, self.detail, self.files = kind, detail, files
+
+
+def run(cmd, text, timeout=120):
+    proc = subprocess.run(cmd, input=text, capture_output=True, text=True,
+                          timeout=timeout)
+    return proc.returncode, proc.stdout, proc.stderr
+
+
+class Tools:
+    def __init__(self, args):
+        self.fly_opt = args.fly_opt
+        self.runner = args.mlir_runner
+        libs = args.runner_libs
+        self.runner_args = [
+            "-e", "main", "-entry-point-result=void",
+            "-shared-libs=%s/libmlir_runner_utils.so,%s/libmlir_c_runner_utils.so"
+            % (libs, libs)]
+
+    def opt(self, text, flags, what):
+        rc, out, err = run([self.fly_opt] + flags, text)
+        if rc != 0:
+            raise Failure("fly-opt failed (%s)" % what, err, {"input.mlir": text})
+        return out
+
+    def execute(self, text, what):
+        lowered = self.opt(text, LOWER, "lowering " + what)
+        rc, out, err = run([self.runner] + self.runner_args, lowered)
+        if rc != 0:
+            raise Failure("mlir-runner failed (%s)" % what, err,
+                          {"input.mlir": text})
+        # The first line holds the buffer's address, which varies.
+        return "\n".join(out.splitlines()[1:])
+
+
+# -- Reading the pass's output --------------------------------------------------
+
+HOISTED_RE = re.compile(r"spec\.hoisted = \[(.*?)\]")
+ENTRY_RE = re.compile(r"\{([^{}]*)\}")
+
+
+def hoisted_entries(text):
+    """(name, argument index or None, type) for each `spec.hoisted` entry of
+    @kernel."""
+    kernel_line = next((l for l in text.splitlines()
+                        if "func.func @kernel(" in l), "")
+    match = HOISTED_RE.search(kernel_line)
+    if not match:
+        return None
+    entries = []
+    for entry in ENTRY_RE.findall(match.group(1)):
+        fields = {}
+        for part in re.findall(r'(\w+)(?: = ("[^"]*"|[^,]+))?', entry):
+            fields[part[0]] = part[1].strip()
+        name = fields["name"].strip('"')
+        arg = int(fields["argument"].split(":")[0]) if "argument" in fields else None
+        entries.append((name, arg, fields["type"]))
+    return entries
+
+
+def function_text(text, name):
+    """The printed lines of func.func @name (custom form)."""
+    lines = text.splitlines()
+    start = next(i for i, l in enumerate(lines)
+                 if l.startswith("  func.func @%s(" % name))
+    end = next(i for i in range(start, len(lines)) if lines[i] == "  }")
+    return lines, start, end
+
+
+def replace_main(text, new_main):
+    lines, start, end = function_text(text, "main")
+    return "\n".join(lines[:start] + new_main + lines[end + 1:]) + "\n"
+
+
+# -- The independent checker ----------------------------------------------------
+
+OP_RE = re.compile(r'^\s*(?:(%[\w]+)(?::(\d+))? = )?"([\w.]+)"\((.*?)\)')
+BLOCK_RE = re.compile(r"^\s*\^bb\d+\((.*)\):")
+PASS_THROUGH = {"arith.addi", "arith.subi", "arith.muli", "arith.index_cast",
+                "arith.index_castui", "arith.extsi", "arith.extui",
+                "arith.trunci", "affine.apply"}
+
+
+def check_address_only(generic, arg_index):
+    """Returns a list of violations: uses of @kernel's argument `arg_index`
+    (followed forward) that are not load/store indices."""
+    lines = generic.splitlines()
+    # Locate @kernel's body: from its opening line to the matching "})".
+    start = next(i for i, l in enumerate(lines)
+                 if '"func.func"()' in l and 'sym_name = "kernel"' in l)
+    depth, end = 0, start
+    for i in range(start, len(lines)):
+        depth += lines[i].count("({") - lines[i].count("})")
+        if depth == 0:
+            end = i
+            break
+    ops, stack = [], []
+    entry_args = None
+    for line in lines[start + 1:end + 1]:
+        block = BLOCK_RE.match(line)
+        if block:
+            names = [a.split(":")[0].strip() for a in block.group(1).split(", ")]
+            if entry_args is None:
+                entry_args = names
+            elif stack:
+                stack[-1]["blocks"].append(names)
+            continue
+        m = OP_RE.match(line)
+        if m:
+            result, count, name, operands = m.groups()
+            results = ([result] if result and not count else
+                       ["%s#%d" % (result, n) for n in range(int(count))] if result else [])
+            op = {"name": name, "operands": [o.strip() for o in operands.split(",") if o.strip()],
+                  "results": results, "blocks": [], "parent": stack[-1] if stack else None}
+            ops.append(op)
+            if line.rstrip().endswith("({"):
+                stack.append(op)
+        if line.strip().startswith("})") and stack:
+            stack.pop()
+    tainted = {entry_args[arg_index]}
+    violations = []
+    changed = True
+    while changed:
+        changed = False
+
+        def taint(value):
+            nonlocal changed
+            if value not in tainted:
+                tainted.add(value)
+                changed = True
+
+        for op in ops:
+            for pos, operand in enumerate(op["operands"]):
+                if operand not in tainted:
+                    continue
+                name = op["name"]
+                if name in PASS_THROUGH or (name == "arith.shli" and pos == 0):
+                    for r in op["results"]:
+                        taint(r)
+                elif name == "memref.load" and pos >= 1:
+                    pass
+                elif name == "memref.store" and pos >= 2:
+                    pass
+                elif name == "scf.for" and pos >= 3:
+                    taint(op["blocks"][0][pos - 2])
+                    taint(op["results"][pos - 3])
+                elif name == "scf.yield" and op["parent"] and op["parent"]["name"] == "scf.for":
+                    parent = op["parent"]
+                    taint(parent["blocks"][0][pos + 1])
+                    taint(parent["results"][pos])
+                else:
+                    violation = "%s operand %d" % (name, pos)
+                    if violation not in violations:
+                        violations.append(violation)
+    return violations
+
+
+# -- One kernel -----------------------------------------------------------------
+
+def used_params(kernel):
+    body = "\n".join(kernel.lines)
+    return {p.name for p in kernel.params
+            if len(re.findall(r"%s\b" % re.escape(p.ssa), body)) > 1}
+
+
+def test_kernel(tools, seed, trials):
+    rng = random.Random(seed)
+    kernel = gen_kernels.generate(rng)
+    marked = gen_kernels.random_values(rng, kernel)
+    stats = {"runs": 0, "values": 0, "hoisted": 0, "kept": 0, "equals": 0}
+    source = kernel.module_text(marked)
+    hoist = ["--hoist-stride-specialization=remarks=false"]
+    hoisted = tools.opt(source, hoist, "hoisting")
+    entries = hoisted_entries(hoisted)
+    if entries is None:
+        raise Failure("no spec.hoisted on @kernel", hoisted, {"input.mlir": source})
+    names = {e[0] for e in entries}
+    stats["hoisted"] = len(entries)
+    stats["kept"] = len(kernel.params) - len(entries)
+    stats["equals"] = sum(1 for e in entries if e[1] is None)
+
+    # Decisions against the generator's knowledge.
+    expected = used_params(kernel) - kernel.blocked
+    if names != expected:
+        raise Failure("wrong decision",
+                      "hoisted %s, expected %s (blocked: %s)"
+                      % (sorted(names), sorted(expected), sorted(kernel.blocked)),
+                      {"input.mlir": source, "hoisted.mlir": hoisted})
+
+    # Independent address-only check.
+    generic = tools.opt(hoisted, ["--mlir-print-op-generic"], "printing generic")
+    for name, arg, _ in entries:
+        if arg is None:
+            continue
+        violations = check_address_only(generic, arg)
+        if violations:
+            raise Failure("hoisted parameter reaches a non-address use",
+                          "%s: %s" % (name, violations),
+                          {"input.mlir": source, "hoisted.mlir": hoisted})
+
+    _, kstart, kend = function_text(hoisted, "kernel")
+    kernel_fn = hoisted.splitlines()[kstart:kend + 1]
+    equals = [p for p in kernel.params if p.equals]
+    for trial in range(trials):
+        values = dict(marked)
+        if trial > 0:
+            for name in names:
+                values[name] = rng.randrange(1, gen_kernels.PMAX + 1)
+        stats["values"] += 1
+        specialized = tools.opt(kernel.module_text(values),
+                                ["--materialize-specialization"], "specializing")
+        expected_out = tools.execute(specialized, "specialized")
+        extra = [(t, values[n]) for n, a, t in sorted(
+            (e for e in entries if e[1] is not None), key=lambda e: e[1])]
+        called = replace_main(hoisted, kernel.main_lines(values, equals, extra))
+        got = tools.execute(called, "hoisted")
+        stats["runs"] += 2
+        if got != expected_out:
+            raise Failure("hoisted output differs from specialized output",
+                          "values %s (marked %s)" % (values, marked),
+                          {"input.mlir": kernel.module_text(values),
+                           "hoisted-called.mlir": called})
+        if trial == 0:
+            got = tools.execute(hoisted, "hoisted, pass-updated call")
+            stats["runs"] += 1
+            if got != expected_out:
+                raise Failure("pass-updated call site gives different output",
+                              "values %s" % values,
+                              {"input.mlir": source, "hoisted.mlir": hoisted})
+        else:
+            other = tools.opt(kernel.module_text(values), hoist, "hoisting")
+            _, s, e = function_text(other, "kernel")
+            if other.splitlines()[s:e + 1] != kernel_fn:
+                raise Failure("kernel not identical across hoisted values",
+                              "values %s vs %s" % (values, marked),
+                              {"a.mlir": source, "b.mlir": kernel.module_text(values)})
+    return stats
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--fly-opt", default="fly-opt")
+    parser.add_argument("--mlir-runner", default="/usr/lib/llvm-22/bin/mlir-runner")
+    parser.add_argument("--runner-libs", default="/usr/lib/llvm-22/lib")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kernels", type=int, default=20)
+    parser.add_argument("--trials", type=int, default=3,
+                        help="values per kernel (the first is the marked one)")
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--failures", default=None,
+                        help="directory for failing inputs")
+    args = parser.parse_args()
+    tools = Tools(args)
+    totals = {"kernels": 0, "runs": 0, "values": 0, "hoisted": 0, "kept": 0,
+              "equals": 0}
+    failures = []
+    begin = time.time()
+    seeds = [args.seed * 1000003 + n for n in range(args.kernels)]
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = {pool.submit(test_kernel, tools, s, args.trials): s for s in seeds}
+        for future in concurrent.futures.as_completed(futures):
+            seed = futures[future]
+            try:
+                stats = future.result()
+            except Failure as failure:
+                failures.append((seed, failure))
+                print("FAIL seed %d: %s: %s" % (seed, failure.kind,
+                                                failure.detail[:2000]))
+                if args.failures:
+                    folder = os.path.join(args.failures, "seed-%d" % seed)
+                    os.makedirs(folder, exist_ok=True)
+                    for name, text in failure.files.items():
+                        with open(os.path.join(folder, name), "w") as f:
+                            f.write(text)
+                continue
+            totals["kernels"] += 1
+            for key in stats:
+                totals[key] += stats[key]
+    print("differential: %d kernels passed, %d failed; %d values, %d runs; "
+          "%d parameters hoisted (%d via equals), %d kept; %.1f s"
+          % (totals["kernels"], len(failures), totals["values"], totals["runs"],
+             totals["hoisted"], totals["equals"], totals["kept"],
+             time.time() - begin))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Runs the libFuzzer target built by fuzz/build.sh.
+#
+# Usage: fuzz/run.sh [ASAN_BUILD_DIR] [libFuzzer flags...]
+#   e.g. fuzz/run.sh build-asan -max_total_time=60
+#        fuzz/run.sh build-asan -max_total_time=1800 -jobs=2 -workers=2
+#
+# The corpus lives in ASAN_BUILD_DIR/fuzz/corpus and is seeded, each run, with
+# every lit input of test/ (split at `// -----`) and kernels from
+# fuzz/gen_kernels.py. Crashing inputs land in ASAN_BUILD_DIR/fuzz/crashes/;
+# the run fails if there is one.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+build="$(cd "${1:-${FLYHOIST_ASAN_BUILD_DIR:-$root/build-asan}}" && pwd)"
+shift || true
+work="$build/fuzz"
+mkdir -p "$work/corpus" "$work/seeds" "$work/crashes"
+
+python3 - "$root/test" "$work/seeds" <<'PY'
+import os, sys
+src, out = sys.argv[1], sys.argv[2]
+n = 0
+for folder, _, files in sorted(os.walk(src)):
+    for name in sorted(files):
+        if not name.endswith(".mlir"):
+            continue
+        with open(os.path.join(folder, name), errors="replace") as f:
+            text = f.read()
+        for part in text.split("// -----"):
+            with open(os.path.join(out, "lit-%04d.mlir" % n), "w") as g:
+                g.write(part)
+            n += 1
+print("fuzz/run.sh: %d seeds from the lit inputs" % n)
+PY
+python3 "$root/fuzz/gen_kernels.py" --seed 1 --count 100 --out "$work/seeds"
+
+# The pass aborts on a broken contract; ASan/UBSan reports abort too.
+export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:${ASAN_OPTIONS:-}"
+export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1:${UBSAN_OPTIONS:-}"
+export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
+export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-22/bin/llvm-symbolizer}"
+
+cd "$work"
+exec "$build/bin/hoist-fuzzer" \
+  -dict="$root/fuzz/mlir.dict" -max_len=16384 -timeout=30 -rss_limit_mb=4096 \
+  -artifact_prefix="$work/crashes/" -print_final_stats=1 \
+  "$@" "$work/corpus" "$work/seeds"
