@@ -286,9 +286,11 @@ static FailureOr<ModulePlan> planModule(ModuleOp module,
                     llvm::any_of(it->second, [](const SymbolUse &use) {
                       return use.isLaunchSite;
                     });
-      if ((!called && !function->hasAttr("spec.kernel")) ||
-          launchesGpuWork(function))
-        return WalkResult::skip(); // host code: materialized
+      // Host code (materialized): functions nothing calls, and functions
+      // that launch GPU work, unless explicitly marked as kernels.
+      bool marked = function->hasAttr(spec::kKernelAttrName);
+      if (!marked && (!called || launchesGpuWork(function)))
+        return WalkResult::skip();
     }
 
     if (auto it = symbolUses.find(kernel.key); it != symbolUses.end()) {
@@ -320,6 +322,31 @@ static FailureOr<ModulePlan> planModule(ModuleOp module,
   if (walk.wasInterrupted())
     return failure();
   return plan;
+}
+
+/// Appends an argument of `type` to `function` and returns it. The generic
+/// FunctionOpInterface path cannot rebuild the type of a void `llvm.func`
+/// (LLVMFunctionType::clone wants one result), so that case is done here.
+static Value appendArgument(FunctionOpInterface function, Type type,
+                            Location loc) {
+  unsigned index = function.getNumArguments();
+  if (auto llvmFunc = dyn_cast<LLVM::LLVMFuncOp>(function.getOperation())) {
+    LLVM::LLVMFunctionType oldType = llvmFunc.getFunctionType();
+    SmallVector<Type> params(oldType.getParams());
+    params.push_back(type);
+    llvmFunc.setFunctionType(LLVM::LLVMFunctionType::get(
+        oldType.getReturnType(), params, oldType.isVarArg()));
+    if (ArrayAttr argAttrs = llvmFunc.getArgAttrsAttr()) {
+      SmallVector<Attribute> extended(argAttrs.begin(), argAttrs.end());
+      extended.push_back(DictionaryAttr::get(function->getContext()));
+      llvmFunc.setArgAttrsAttr(ArrayAttr::get(function->getContext(), extended));
+    }
+    return llvmFunc.getBody().front().addArgument(type, loc);
+  }
+  // Cannot fail for func.func and gpu.func, whose types take any signature.
+  (void)function.insertArgument(index, type,
+                                DictionaryAttr::get(function->getContext()), loc);
+  return function.getArgument(index);
 }
 
 namespace {
@@ -384,10 +411,7 @@ private:
   Value addHostArgument(FunctionOpInterface function, StringRef name, Type type,
                         int64_t value) {
     unsigned index = function.getNumArguments();
-    (void)function.insertArgument(index, type,
-                                  DictionaryAttr::get(function->getContext()),
-                                  function.getLoc());
-    Value argument = function.getArgument(index);
+    Value argument = appendArgument(function, type, function.getLoc());
     arguments[{function, name.str()}] = argument;
     hostArguments[{function, name.str()}] = index;
     SmallVector<ParamOp> own;
@@ -470,11 +494,8 @@ mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
         Value argument;
         if (param.needsArgument) {
           unsigned index = kernel.function.getNumArguments();
-          // Cannot fail: variadic functions were excluded in phase one.
-          (void)kernel.function.insertArgument(
-              index, type, DictionaryAttr::get(context),
-              param.ops.front().getLoc());
-          argument = kernel.function.getArgument(index);
+          argument = appendArgument(kernel.function, type,
+                                    param.ops.front().getLoc());
           param.argumentIndex = index;
           launchValues.setKernelArgument(kernel.function, param.name, argument);
         }

@@ -23,6 +23,12 @@ void SpecDialect::initialize() {
 /// hand-edited or stale record is caught where it is, not by a frontend.
 LogicalResult SpecDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
+  if (attr.getName() == kKernelAttrName) {
+    if (!isa<UnitAttr>(attr.getValue()))
+      return op->emitError() << "'" << kKernelAttrName
+                             << "' must be a unit attribute";
+    return success();
+  }
   if (attr.getName() == kLaunchSitesAttrName) {
     auto count = dyn_cast<IntegerAttr>(attr.getValue());
     if (!count || count.getInt() < 0)

@@ -13,6 +13,9 @@
 #include "flyhoist/Dialect/Spec/SpecOps.h.inc"
 
 namespace mlir::flyhoist::spec {
+/// Unit attribute marking a host-level `func.func`/`llvm.func` as a kernel
+/// even when the module has no call to it.
+inline constexpr llvm::StringLiteral kKernelAttrName = "spec.kernel";
 /// Name of the discardable kernel attribute listing the hoisted parameters.
 inline constexpr llvm::StringLiteral kHoistedAttrName = "spec.hoisted";
 /// Name of the discardable kernel attribute counting the launch sites the

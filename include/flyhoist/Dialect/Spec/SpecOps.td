@@ -23,7 +23,9 @@ def Spec_Dialect : Dialect {
     canonicalization and CSE until `hoist-stride-specialization` decides
     whether the kernel really needs it as a constant.
 
-    Discardable attributes of this dialect record what the pass did:
+    The unit attribute `spec.kernel` marks a host-level function as a kernel
+    even when nothing in the module calls it. Discardable attributes of this
+    dialect record what the pass did:
     `spec.hoisted` on a kernel lists the parameters that became runtime
     arguments, and `spec.launch_sites` counts the launch sites it updated.
   }];
