@@ -68,8 +68,11 @@ def main():
     rng = random.Random(args.seed)
     for n in range(args.random):
         kernel = gen_kernels.generate(rng)
-        cases.append(("generated #%d" % n,
-                      kernel.module_text(gen_kernels.random_values(rng, kernel))))
+        values = gen_kernels.random_values(rng, kernel)
+        # Alternate host-level and gpu.module kernels.
+        text = (kernel.gpu_module_text(values) if n % 2
+                else kernel.module_text(values))
+        cases.append(("generated #%d" % n, text))
     problems = []
     for name, text in cases:
         problems += check(args.fly_opt, name, text, args.runs)

@@ -25,6 +25,7 @@ import concurrent.futures
 import os
 import random
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -52,7 +53,9 @@ class Tools:
     def __init__(self, args):
         self.fly_opt = args.fly_opt
         self.runner = args.mlir_runner
-        libs = args.runner_libs
+        # The runtime libraries sit next to mlir-runner's bin/ by default.
+        libs = args.runner_libs or os.path.join(os.path.dirname(os.path.dirname(
+            os.path.realpath(shutil.which(self.runner) or self.runner))), "lib")
         self.runner_args = [
             "-e", "main", "-entry-point-result=void",
             "-shared-libs=%s/libmlir_runner_utils.so,%s/libmlir_c_runner_utils.so"
@@ -282,7 +285,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fly-opt", default="fly-opt")
     parser.add_argument("--mlir-runner", default="/usr/lib/llvm-22/bin/mlir-runner")
-    parser.add_argument("--runner-libs", default="/usr/lib/llvm-22/lib")
+    parser.add_argument("--runner-libs", default=None,
+                        help="folder of libmlir_runner_utils.so (default: "
+                        "mlir-runner's ../lib)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kernels", type=int, default=20)
     parser.add_argument("--trials", type=int, default=3,

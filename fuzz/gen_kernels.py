@@ -14,7 +14,8 @@ be run for many values (fuzz/differential.py does).
 
 Usage:
   gen_kernels.py --seed N --count K --out DIR      # corpus files for the fuzzer
-  gen_kernels.py --seed N                          # one kernel on stdout
+  gen_kernels.py --seed N [--gpu]                  # one kernel on stdout
+  gen_kernels.py --mixed ...                       # host-level and gpu.module kernels
 
 As a module, `generate(rng)` returns a Kernel whose `module_text(values)`
 prints the module for one assignment of parameter values.
@@ -226,6 +227,35 @@ class Kernel:
         text.append("}")
         return "\n".join(text) + "\n"
 
+    def gpu_module_text(self, values):
+        """The same kernel as a `gpu.func` in a `gpu.module`, launched by a
+        host function (for fuzzing and determinism; not run)."""
+        body = "\n".join("  " + l for l in self.lines)
+        for param in self.params:
+            body = body.replace("@VALUE_%s@" % param.name, str(values[param.name]))
+        args = ["%in", "%out"]
+        types = ["memref<?xi64>", "memref<?xi64>"]
+        if any(p.equals for p in self.params):
+            args.append("%ld")
+            types.append("index")
+        decl = ", ".join("%s: %s" % a for a in zip(args, types))
+        passed = ", ".join("%s : %s" % a for a in zip(args, types))
+        text = ["module attributes {gpu.container_module} {",
+                "  gpu.module @kernels {"]
+        if self.needs_callee:
+            text += ["    func.func @mix(%a: i64, %b: i64) -> i64 {",
+                     "      %r = arith.addi %a, %b : i64",
+                     "      return %r : i64",
+                     "    }"]
+        text += ["    gpu.func @kernel(%s) kernel {" % decl, body,
+                 "      gpu.return", "    }", "  }",
+                 "  func.func @host(%s) {" % decl,
+                 "    %c1 = arith.constant 1 : index",
+                 "    gpu.launch_func @kernels::@kernel blocks in (%c1, %c1, %c1)"
+                 " threads in (%c1, %c1, %c1) args(" + passed + ")",
+                 "    return", "  }", "}"]
+        return "\n".join(text) + "\n"
+
     def main_lines(self, values, equals, main_extra):
         args = ["%in", "%out"]
         types = ["memref<?xi64>", "memref<?xi64>"]
@@ -343,13 +373,21 @@ def main():
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--count", type=int, default=1)
     parser.add_argument("--out", help="directory for corpus files")
+    parser.add_argument("--gpu", action="store_true",
+                        help="emit gpu.module kernels launched by gpu.launch_func")
+    parser.add_argument("--mixed", action="store_true",
+                        help="emit either form at random")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     if args.out:
         os.makedirs(args.out, exist_ok=True)
     for n in range(args.count):
         kernel = generate(rng)
-        text = kernel.module_text(random_values(rng, kernel))
+        values = random_values(rng, kernel)
+        if args.gpu or (args.mixed and rng.random() < 0.5):
+            text = kernel.gpu_module_text(values)
+        else:
+            text = kernel.module_text(values)
         if args.out:
             with open(os.path.join(args.out, "gen-%d-%d.mlir" % (args.seed, n)), "w") as f:
                 f.write(text)

@@ -32,7 +32,7 @@ for folder, _, files in sorted(os.walk(src)):
             n += 1
 print("fuzz/run.sh: %d seeds from the lit inputs" % n)
 PY
-python3 "$root/fuzz/gen_kernels.py" --seed 1 --count 100 --out "$work/seeds"
+python3 "$root/fuzz/gen_kernels.py" --seed 1 --count 200 --mixed --out "$work/seeds"
 
 # The pass aborts on a broken contract; ASan/UBSan reports abort too.
 export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:${ASAN_OPTIONS:-}"
