@@ -72,13 +72,17 @@ LogicalResult mlir::flyhoist::verifyConsistentParamValues(Operation *root) {
 
 namespace {
 
-/// The symbol key of a kernel: "module::kernel" inside a gpu.module, the
-/// plain name at host level.
-std::string symbolKey(SymbolRefAttr ref) {
-  std::string key = ref.getRootReference().str();
-  for (FlatSymbolRefAttr nested : ref.getNestedReferences())
-    key += "::" + nested.getValue().str();
-  return key;
+/// The printable path of a symbol, e.g. "@kernels::@paged": its name and
+/// those of the named symbol tables around it.
+std::string symbolPath(Operation *symbol) {
+  std::string path;
+  for (Operation *op = symbol; op; op = op->getParentOp()) {
+    auto name = op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName());
+    if (!name)
+      continue;
+    path = path.empty() ? "@" + name.str() : "@" + name.str() + "::" + path;
+  }
+  return path;
 }
 
 /// One use of a kernel's symbol.
@@ -107,7 +111,8 @@ struct ParamPlan {
 /// One kernel and its plan.
 struct KernelPlan {
   FunctionOpInterface function;
-  std::string key;
+  /// Printable symbol path, e.g. "@kernels::@paged".
+  std::string path;
   std::vector<ParamPlan> params; // sorted by name
   SmallVector<Operation *> launchSites;
   /// Set when an op the pass cannot update refers to the kernel: then no
@@ -137,10 +142,15 @@ bool launchesGpuWork(FunctionOpInterface function) {
       .wasInterrupted();
 }
 
-/// Finds every symbol use in the module in one walk (linear, unlike one
-/// SymbolTable::getSymbolUses query per kernel).
-llvm::StringMap<SmallVector<SymbolUse>> collectSymbolUses(ModuleOp module) {
-  llvm::StringMap<SmallVector<SymbolUse>> uses;
+/// Uses of each symbol, keyed by the symbol operation they resolve to.
+using SymbolUseMap = DenseMap<Operation *, SmallVector<SymbolUse>>;
+
+/// Finds every symbol use in the module in one walk, resolving each reference
+/// in its nearest symbol table as MLIR does (so a call inside a gpu.module or
+/// a nested module finds that module's function, not a namesake elsewhere).
+SymbolUseMap collectSymbolUses(ModuleOp module) {
+  SymbolUseMap uses;
+  SymbolTableCollection symbolTables;
   module.walk([&](Operation *op) {
     SymbolRefAttr launched;
     if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op))
@@ -150,10 +160,13 @@ llvm::StringMap<SmallVector<SymbolUse>> collectSymbolUses(ModuleOp module) {
     else if (auto call = dyn_cast<LLVM::CallOp>(op))
       launched = call.getCalleeAttr();
     if (launched)
-      uses[symbolKey(launched)].push_back({op, true});
+      if (Operation *target = symbolTables.lookupNearestSymbolFrom(op, launched))
+        uses[target].push_back({op, true});
     op->getAttrDictionary().walk([&](SymbolRefAttr ref) {
-      if (ref != launched)
-        uses[symbolKey(ref)].push_back({op, false});
+      if (ref == launched)
+        return;
+      if (Operation *target = symbolTables.lookupNearestSymbolFrom(op, ref))
+        uses[target].push_back({op, false});
     });
   });
   return uses;
@@ -173,12 +186,11 @@ MutableOperandRange passedArguments(Operation *site) {
     return launch.getKernelOperandsMutable();
   if (auto call = dyn_cast<func::CallOp>(site))
     return call.getOperandsMutable();
-  return cast<LLVM::CallOp>(site).getArgOperandsMutable();
+  // The ODS group, so that operandSegmentSizes follows.
+  return cast<LLVM::CallOp>(site).getCalleeOperandsMutable();
 }
 
-std::string describeKernel(const KernelPlan &kernel) {
-  return "@" + llvm::join(llvm::split(kernel.key, "::"), "::@");
-}
+std::string describeKernel(const KernelPlan &kernel) { return kernel.path; }
 
 /// Position of every operation in a pre-order walk of `root`, so that the
 /// blocking use reported is the first one in the IR, whatever the use-list
@@ -246,7 +258,7 @@ namespace {
 /// Everything phase one found.
 struct ModulePlan {
   std::vector<KernelPlan> kernels;
-  llvm::StringMap<SmallVector<SymbolUse>> symbolUses;
+  SymbolUseMap symbolUses;
 };
 } // namespace
 
@@ -259,7 +271,7 @@ static FailureOr<ModulePlan> planModule(ModuleOp module,
 
   ModulePlan plan;
   plan.symbolUses = collectSymbolUses(module);
-  llvm::StringMap<SmallVector<SymbolUse>> &symbolUses = plan.symbolUses;
+  SymbolUseMap &symbolUses = plan.symbolUses;
   std::vector<KernelPlan> &kernels = plan.kernels;
   WalkResult walk = module.walk([&](FunctionOpInterface function) {
     if (function.isExternal())
@@ -272,16 +284,12 @@ static FailureOr<ModulePlan> planModule(ModuleOp module,
 
     KernelPlan kernel;
     kernel.function = function;
-    std::string name = SymbolTable::getSymbolName(function).str();
+    kernel.path = symbolPath(function);
     if (isInsideGpuModule(function)) {
       if (!isDeviceKernel(function))
         return WalkResult::skip(); // a device function: materialized
-      kernel.key =
-          function->getParentOfType<gpu::GPUModuleOp>().getName().str() +
-          "::" + name;
     } else {
-      kernel.key = name;
-      auto it = symbolUses.find(kernel.key);
+      auto it = symbolUses.find(function);
       bool called = it != symbolUses.end() &&
                     llvm::any_of(it->second, [](const SymbolUse &use) {
                       return use.isLaunchSite;
@@ -293,7 +301,7 @@ static FailureOr<ModulePlan> planModule(ModuleOp module,
         return WalkResult::skip();
     }
 
-    if (auto it = symbolUses.find(kernel.key); it != symbolUses.end()) {
+    if (auto it = symbolUses.find(function); it != symbolUses.end()) {
       for (const SymbolUse &use : it->second) {
         if (!use.isLaunchSite) {
           if (!kernel.unknownReference)
@@ -400,7 +408,7 @@ private:
     if (auto llvmFunc = dyn_cast<LLVM::LLVMFuncOp>(function.getOperation());
         llvmFunc && llvmFunc.isVarArg())
       return false;
-    auto it = plan.symbolUses.find(SymbolTable::getSymbolName(function));
+    auto it = plan.symbolUses.find(function);
     return it == plan.symbolUses.end() ||
            llvm::all_of(it->second,
                         [](const SymbolUse &use) { return use.isLaunchSite; });
@@ -423,8 +431,7 @@ private:
       param.replaceAllUsesWith(argument);
       param.erase();
     }
-    if (auto it = plan.symbolUses.find(SymbolTable::getSymbolName(function));
-        it != plan.symbolUses.end())
+    if (auto it = plan.symbolUses.find(function); it != plan.symbolUses.end())
       for (const SymbolUse &use : it->second)
         passedArguments(use.user).append(valueAt(use.user, name, type, value));
     return argument;
@@ -528,6 +535,11 @@ mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
           materialize(op);
       }
     }
+    // A kernel hoisted before (e.g. a second run with materialize-kept=false)
+    // keeps its earlier entries: the record describes the whole signature.
+    if (auto earlier =
+            kernel.function->getAttrOfType<ArrayAttr>(spec::kHoistedAttrName))
+      hoistedAttrs.insert(hoistedAttrs.begin(), earlier.begin(), earlier.end());
     kernel.function->setAttr(spec::kHoistedAttrName,
                              ArrayAttr::get(context, hoistedAttrs));
     kernel.function->setAttr(

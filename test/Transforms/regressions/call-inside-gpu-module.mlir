@@ -3,7 +3,6 @@
 // @m::@k), so the pass did not update it, and the module it produced failed
 // to verify ('func.call' op incorrect number of operands for callee).
 // The contract broken is the one fuzz/hoist-fuzzer.cpp checks: the result verifies.
-// XFAIL: *
 // RUN: fly-opt %s -hoist-stride-specialization=remarks=false | FileCheck %s
 
 // CHECK-LABEL: func.func @g(

@@ -3,7 +3,6 @@
 // operandSegmentSizes stayed at the old count, so the module it produced
 // failed to verify ("'llvm.call' op operand count (2) does not match with the
 // total size (1) specified in attribute 'operandSegmentSizes'").
-// XFAIL: *
 // RUN: fly-opt %s -hoist-stride-specialization=remarks=false | FileCheck %s
 
 // CHECK-LABEL: llvm.func @k(

@@ -3,7 +3,6 @@
 // of @one's kernel and the valid input was rejected ("launch site passes 2
 // arguments but kernel @k takes 1"); with equal arities it would have
 // extended the wrong call.
-// XFAIL: *
 // RUN: fly-opt %s -hoist-stride-specialization=remarks=false | FileCheck %s
 
 // CHECK: module @one

@@ -3,7 +3,6 @@
 // it, and the module it produced failed to verify ('func.call' op incorrect
 // number of operands for callee). Symbol references resolve in the nearest
 // symbol table, not by name across the module.
-// XFAIL: *
 // RUN: fly-opt %s -hoist-stride-specialization=remarks=false | FileCheck %s
 
 // CHECK-LABEL: func.func @f(

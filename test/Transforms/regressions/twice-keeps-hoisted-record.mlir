@@ -2,7 +2,6 @@
 // second run plans the kernel again and overwrote its `spec.hoisted` record
 // with [] although argument 1 still holds the hoisted 'w': the pass twice
 // differed from the pass once, and the record no longer described the ABI.
-// XFAIL: *
 // RUN: fly-opt %s -hoist-stride-specialization="remarks=false materialize-kept=false" \
 // RUN:   > %t.once
 // RUN: fly-opt %t.once -hoist-stride-specialization="remarks=false materialize-kept=false" \
