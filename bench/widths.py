@@ -86,6 +86,9 @@ def main():
             return job, common.sha256(data), cpu, wall
         for job, digest, cpu, wall in pool.map(run, jobs):
             results[job] = (digest, cpu, wall)
+            if len(results) % 50 == 0 or len(results) == len(jobs):
+                sys.stderr.write(f'  {len(results)}/{len(jobs)} compiled, '
+                                 f'{time.monotonic() - start:.0f} s\n')
     elapsed = time.monotonic() - start
 
     print()
