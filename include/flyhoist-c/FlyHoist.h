@@ -11,7 +11,9 @@
 |*  - Functions that can fail return a flyhoist_status_t*: NULL on success,   *|
 |*    otherwise a status carrying an error code and the full diagnostic text  *|
 |*    (located errors, notes), which the caller must destroy. No function     *|
-|*    prints to stdout/stderr or aborts on bad input.                         *|
+|*    aborts on bad input, and diagnostics are never printed. (One upstream   *|
+|*    exception: LLVM's option parser also writes a malformed pass option     *|
+|*    value, e.g. `canonicalize{max-iterations=abc}`, to stderr.)             *|
 |*  - Out-parameters are written only on success.                             *|
 |*  - A session is not thread-safe; use one session per thread. Modules      *|
 |*    belong to the session that parsed them and must be destroyed first.    *|
@@ -122,7 +124,8 @@ typedef struct flyhoist_session_t flyhoist_session_t;
 FLYHOIST_CAPI_EXPORT flyhoist_status_t *
 flyhoistSessionCreate(flyhoist_session_t **outSession);
 
-/// Destroys `session`. Every module of the session must be destroyed first.
+/// Destroys `session`. Every module of the session must be destroyed first;
+/// a session that still has modules is left alive (leaked) rather than freed.
 FLYHOIST_CAPI_EXPORT void flyhoistSessionDestroy(flyhoist_session_t *session);
 
 /*===----------------------------------------------------------------------===*
