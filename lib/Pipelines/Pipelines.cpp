@@ -13,8 +13,6 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
-#include "llvm/Support/FileSystem.h"
-
 using namespace mlir;
 using namespace mlir::flyhoist;
 
@@ -45,8 +43,8 @@ static void addDeviceCleanup(OpPassManager &pm) {
   device.addPass(createReconcileUnrealizedCastsPass());
 }
 
-void mlir::flyhoist::buildAMDGPUPipeline(
-    OpPassManager &pm, const AMDGPUPipelineOptions &options) {
+void mlir::flyhoist::buildAMDGPUPipeline(OpPassManager &pm,
+                                         const AMDGPUPipelineOptions &options) {
   GpuROCDLAttachTargetOptions target;
   target.chip = options.chip;
   target.optLevel = options.optLevel;

@@ -26,9 +26,8 @@ StringRef getDefaultAMDGPUToolkitPath();
 struct AMDGPUPipelineOptions
     : public PassPipelineOptions<AMDGPUPipelineOptions> {
   /// The AMDGPU target, e.g. gfx942 or gfx950.
-  PassOptions::Option<std::string> chip{*this, "chip",
-                                        llvm::cl::desc("AMDGPU chip"),
-                                        llvm::cl::init("gfx942")};
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("AMDGPU chip"), llvm::cl::init("gfx942")};
   /// `bin` (HSA code object, needs ld.lld), `isa` (assembly text) or `llvm`.
   PassOptions::Option<std::string> format{
       *this, "format",
@@ -48,9 +47,8 @@ struct AMDGPUPipelineOptions
 /// Options of `flyhoist-nvvm-pipeline`.
 struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
   /// The NVIDIA target, e.g. sm_90.
-  PassOptions::Option<std::string> chip{*this, "chip",
-                                        llvm::cl::desc("NVIDIA SM"),
-                                        llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("NVIDIA SM"), llvm::cl::init("sm_90")};
   /// `isa` (PTX, needs no CUDA toolkit), `bin` or `fatbin` (need ptxas).
   PassOptions::Option<std::string> format{
       *this, "format", llvm::cl::desc("Object format: isa (PTX), bin, fatbin"),
