@@ -41,10 +41,18 @@ struct HoistStrideSpecializationPass
       }
     }
 
+    if (divisibility > 1 && !llvm::isPowerOf2_64(divisibility)) {
+      module.emitError() << "divisibility=" << static_cast<uint64_t>(divisibility)
+                         << " must be a power of two (or 0 for off)";
+      return signalPassFailure();
+    }
+
     HoistOptions options;
     options.materializeKept = materializeKept;
     options.emitRemarks = emitRemarks;
     options.hoistIntoHost = hoistIntoHost;
+    options.divisibility = divisibility;
+    options.narrowRange = narrowRange;
     FailureOr<HoistReport> report = hoistStrideSpecialization(module, options);
     if (failed(report))
       return signalPassFailure();

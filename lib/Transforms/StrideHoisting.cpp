@@ -85,6 +85,106 @@ std::string symbolPath(Operation *symbol) {
   return path;
 }
 
+/// How a hoisted value is passed so that the kernel keeps the facts its
+/// constant told the backend: the launcher passes `value / divisor` (exact),
+/// narrowed to i32 when `narrow`; the kernel rebuilds the value with a
+/// zero extension and a no-wrap shift the backend can see through.
+struct ArgumentEncoding {
+  /// Power of two dividing the value (1: none assumed).
+  uint64_t divisor = 1;
+  /// Passed as i32 and zero-extended: the value is in [0, 2^31).
+  bool narrow = false;
+
+  /// The kernel argument's type for a parameter of `type`.
+  Type argumentType(Type type) const {
+    return narrow ? IntegerType::get(type.getContext(), 32) : type;
+  }
+};
+
+/// The encoding the options allow for `value` of `type`.
+ArgumentEncoding chooseEncoding(int64_t value, Type type,
+                                const HoistOptions &options) {
+  ArgumentEncoding encoding;
+  if (options.divisibility > 1) {
+    // The largest power of two <= the bound that divides the value (0 is
+    // divisible by all of them).
+    uint64_t bound = llvm::bit_floor(options.divisibility);
+    uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value)
+                                   : static_cast<uint64_t>(value);
+    uint64_t lowBit = magnitude == 0 ? bound : (magnitude & (~magnitude + 1));
+    encoding.divisor = std::min(bound, lowBit);
+  }
+  bool wide = type.isIndex() || type.getIntOrFloatBitWidth() > 32;
+  int64_t passed = value / static_cast<int64_t>(encoding.divisor);
+  encoding.narrow = options.narrowRange && wide && passed >= 0 &&
+                    passed < (int64_t(1) << 31);
+  return encoding;
+}
+
+/// The launcher's preconditions for `encoding`, as text for the manifest.
+std::vector<std::string> describePreconditions(const ArgumentEncoding &encoding) {
+  std::vector<std::string> facts;
+  if (encoding.divisor > 1)
+    facts.push_back("value % " + std::to_string(encoding.divisor) + " == 0");
+  if (encoding.narrow)
+    facts.push_back("0 <= value < 2147483648");
+  return facts;
+}
+
+/// Rebuilds the parameter's value from its encoded kernel argument, at the
+/// start of the kernel's entry block.
+Value decodeArgument(FunctionOpInterface function, Value argument, Type type,
+                     const ArgumentEncoding &encoding) {
+  OpBuilder builder = OpBuilder::atBlockBegin(&function.getFunctionBody().front());
+  Location loc = argument.getLoc();
+  bool isLLVM = isa<LLVM::LLVMFuncOp>(function.getOperation());
+  Value value = argument;
+  if (encoding.narrow) {
+    if (isLLVM)
+      value = LLVM::ZExtOp::create(builder, loc, type, value);
+    else if (type.isIndex())
+      value = arith::IndexCastUIOp::create(builder, loc, type, value);
+    else
+      value = arith::ExtUIOp::create(builder, loc, type, value);
+  }
+  if (encoding.divisor > 1) {
+    int64_t shift = llvm::Log2_64(encoding.divisor);
+    if (isLLVM) {
+      Value amount = LLVM::ConstantOp::create(builder, loc, type,
+                                              builder.getIntegerAttr(type, shift));
+      value = LLVM::ShlOp::create(builder, loc, value, amount,
+                                  LLVM::IntegerOverflowFlags::nsw |
+                                      LLVM::IntegerOverflowFlags::nuw);
+    } else {
+      Value amount = arith::ConstantOp::create(
+          builder, loc, builder.getIntegerAttr(type, shift));
+      value = arith::ShLIOp::create(builder, loc, value, amount,
+                                    arith::IntegerOverflowFlags::nsw |
+                                        arith::IntegerOverflowFlags::nuw);
+    }
+  }
+  return value;
+}
+
+/// Encodes `value` (of the parameter's type) for a launch site.
+Value encodeAtSite(OpBuilder &builder, Location loc, Value value,
+                   const ArgumentEncoding &encoding) {
+  Type type = value.getType();
+  if (encoding.divisor > 1) {
+    Value amount = arith::ConstantOp::create(
+        builder, loc,
+        builder.getIntegerAttr(type, llvm::Log2_64(encoding.divisor)));
+    value = arith::ShRUIOp::create(builder, loc, value, amount);
+  }
+  if (encoding.narrow) {
+    Type i32 = builder.getI32Type();
+    value = type.isIndex()
+                ? arith::IndexCastUIOp::create(builder, loc, i32, value).getResult()
+                : arith::TruncIOp::create(builder, loc, i32, value).getResult();
+  }
+  return value;
+}
+
 /// One use of a kernel's symbol.
 struct SymbolUse {
   Operation *user;
@@ -106,6 +206,8 @@ struct ParamPlan {
   /// For Hoist: whether a new argument is needed (some op has no `equals`).
   bool needsArgument = false;
   std::optional<unsigned> argumentIndex;
+  /// How the value travels in the argument (see ArgumentEncoding).
+  ArgumentEncoding encoding;
 };
 
 /// One kernel and its plan.
@@ -498,26 +600,41 @@ mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
     for (ParamPlan &param : kernel.params) {
       Type type = param.type;
       if (param.decision == ParamPlan::Decision::Hoist) {
-        Value argument;
+        Value value;
         if (param.needsArgument) {
+          param.encoding = chooseEncoding(param.value, type, options);
           unsigned index = kernel.function.getNumArguments();
-          argument = appendArgument(kernel.function, type,
-                                    param.ops.front().getLoc());
+          Value argument =
+              appendArgument(kernel.function, param.encoding.argumentType(type),
+                             param.ops.front().getLoc());
+          value = decodeArgument(kernel.function, argument, type, param.encoding);
           param.argumentIndex = index;
-          launchValues.setKernelArgument(kernel.function, param.name, argument);
+          launchValues.setKernelArgument(kernel.function, param.name, value);
         }
         for (ParamOp op : param.ops) {
-          op.replaceAllUsesWith(op.getEquals() ? op.getEquals() : argument);
+          op.replaceAllUsesWith(op.getEquals() ? op.getEquals() : value);
         }
-        record.hoisted.push_back({param.name, type, param.argumentIndex});
+        HoistedParam &hoisted = record.hoisted.emplace_back();
+        hoisted.name = param.name;
+        hoisted.type = param.encoding.argumentType(type);
+        hoisted.valueType = type;
+        hoisted.argumentIndex = param.argumentIndex;
+        hoisted.divisor = param.encoding.divisor;
+        hoisted.preconditions = describePreconditions(param.encoding);
         NamedAttrList entry;
         entry.append("name", StringAttr::get(context, param.name));
-        entry.append("type", TypeAttr::get(type));
+        entry.append("type", TypeAttr::get(hoisted.type));
         if (param.argumentIndex)
           entry.append("argument", IntegerAttr::get(IntegerType::get(context, 64),
                                                     *param.argumentIndex));
         else
           entry.append("equals", UnitAttr::get(context));
+        if (param.encoding.divisor > 1)
+          entry.append("divisor",
+                       IntegerAttr::get(IntegerType::get(context, 64),
+                                        param.encoding.divisor));
+        if (param.encoding.narrow)
+          entry.append("zero_extended_to", TypeAttr::get(type));
         hoistedAttrs.push_back(entry.getDictionary(context));
       } else if (param.decision == ParamPlan::Decision::Keep) {
         Location where = param.blockingUser ? param.blockingUser->getLoc()
@@ -554,8 +671,11 @@ mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
       for (ParamPlan &param : kernel.params) {
         if (!param.argumentIndex)
           continue;
+        Value value =
+            launchValues.valueAt(site, param.name, param.type, param.value);
+        OpBuilder builder(site);
         passedArguments(site).append(
-            launchValues.valueAt(site, param.name, param.type, param.value));
+            encodeAtSite(builder, site->getLoc(), value, param.encoding));
       }
     }
     // The host argument of the first launch site is the one reported.

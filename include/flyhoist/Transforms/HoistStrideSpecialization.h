@@ -34,14 +34,27 @@ struct HoistOptions {
   /// of that name use it too), so host code is also the same for every value.
   /// Private host functions have their callers in the module pass it on.
   bool hoistIntoHost = false;
+  /// Keep power-of-two divisibility: when > 1 (a power of two), a hoisted
+  /// value v is passed as v / d, d the largest power of two <= this bound
+  /// dividing v, and the kernel rebuilds v = (v / d) << log2(d) with no-wrap
+  /// flags. d stays a constant in the kernel, so it is part of the
+  /// specialization key. 0 or 1: off (one module for every value).
+  uint64_t divisibility = 0;
+  /// Keep the 32-bit non-negative range: a hoisted index or i64 value in
+  /// [0, 2^31) is passed as i32 and zero-extended in the kernel.
+  bool narrowRange = false;
 };
 
 /// A parameter that became a runtime value of a kernel.
 struct HoistedParam {
   /// The parameter's name.
   std::string name;
-  /// Its type in the kernel.
+  /// The type of the kernel argument (i32 when narrowed).
   Type type;
+  /// The parameter's own type in the kernel.
+  Type valueType;
+  /// The launcher passes value / divisor (1: the value itself).
+  uint64_t divisor = 1;
   /// The new kernel argument, or std::nullopt when the uses took the
   /// `equals` value and the kernel signature did not change.
   std::optional<unsigned> argumentIndex;

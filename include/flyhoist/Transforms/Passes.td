@@ -44,6 +44,13 @@ def HoistStrideSpecialization
     Option<"hoistIntoHost", "hoist-into-host", "bool", /*default=*/"false",
            "Pass hoisted values as new trailing arguments of the host "
            "functions that launch the kernels instead of constants">,
+    Option<"divisibility", "divisibility", "uint64_t", /*default=*/"0",
+           "Keep power-of-two divisibility up to this bound: pass v / d and "
+           "rebuild v = (v / d) << log2(d) in the kernel (d becomes part of "
+           "the specialization key; 0: off)">,
+    Option<"narrowRange", "narrow-range", "bool", /*default=*/"false",
+           "Pass hoisted index/i64 values in [0, 2^31) as i32, zero-extended "
+           "in the kernel">,
     Option<"manifestPath", "manifest", "std::string", /*default=*/"\"\"",
            "Write the JSON manifest (docs/MANIFEST.md) to this file">,
   ];
