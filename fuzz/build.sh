@@ -9,6 +9,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="$(cd "${1:-${FLYHOIST_ASAN_BUILD_DIR:-$root/build-asan}}" && pwd)"
 llvm=/usr/lib/llvm-22
+# The headers must be the ones the libraries were built from.
+src_root="$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' "$build/CMakeCache.txt")"
 out="$build/bin/hoist-fuzzer"
 src="$root/fuzz/hoist-fuzzer.cpp"
 libs=(FlyHoistTransforms FlyHoistAnalysis FlyHoistSpecDialect)
@@ -31,7 +33,7 @@ mkdir -p "$build/bin"
 clang++-22 $("$llvm/bin/llvm-config" --cxxflags) \
   -O1 -g -fno-omit-frame-pointer -Wall -Wextra -Werror -Wno-unused-parameter \
   -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-  -I"$root/include" -I"$build/include" \
+  -I"$src_root/include" -I"$build/include" \
   "$src" "${lib_args[@]}" \
   -L"$llvm/lib" -Wl,-rpath,"$llvm/lib" -lMLIR -lLLVM \
   -o "$out"

@@ -20,10 +20,17 @@ if [ "${FLYHOIST_SKIP_SANITIZERS:-0}" != 0 ]; then
   exit 0
 fi
 
-FLYHOIST_ASAN_BUILD_DIR="$asan_build" "$root/scripts/sanitize.sh" all
+# The fuzz target is built before the sanitized lit run, which uses it for
+# the regression inputs that only the C++ API path shows.
+FLYHOIST_ASAN_BUILD_DIR="$asan_build" "$root/scripts/sanitize.sh" build
+"$root/fuzz/build.sh" "$asan_build"
+FLYHOIST_ASAN_BUILD_DIR="$asan_build" "$root/scripts/sanitize.sh" test
 
 fuzz_seconds="${FLYHOIST_FUZZ_SECONDS:-60}"
 if [ "$fuzz_seconds" -gt 0 ]; then
-  "$root/fuzz/build.sh" "$asan_build"
-  "$root/fuzz/run.sh" "$asan_build" -max_total_time="$fuzz_seconds"
+  # HOIST_FUZZER_PRELOAD_ARITH=1 steps around a known, reported failure of the
+  # API (test/Transforms/regressions/api-arith-not-loaded.mlir, XFAIL); drop
+  # it once that test passes.
+  HOIST_FUZZER_PRELOAD_ARITH=1 \
+    "$root/fuzz/run.sh" "$asan_build" -max_total_time="$fuzz_seconds"
 fi

@@ -37,3 +37,9 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.with_system_environment(["LSAN_OPTIONS"])
 if lit_config.params.get("flyhoist_sanitized", "0") not in ("", "0"):
     config.available_features.add("asan")
+
+# The libFuzzer target, where fuzz/build.sh built it (sanitized build dirs):
+# regression inputs that only the C++ API path shows run through it.
+if os.path.exists(os.path.join(config.flyhoist_tools_dir, "hoist-fuzzer")):
+    config.available_features.add("hoist-fuzzer")
+    llvm_config.add_tool_substitutions(["hoist-fuzzer"], [config.flyhoist_tools_dir])
