@@ -199,6 +199,37 @@ def check_address_only(generic, arg_index):
     return violations
 
 
+SELF_TEST_IR = """\
+"builtin.module"() ({
+  "func.func"() <{function_type = (memref<?xi64>, index, index) -> (), sym_name = "kernel"}> ({
+  ^bb0(%arg0: memref<?xi64>, %arg1: index, %arg2: index):
+    %0 = "arith.constant"() <{value = 0 : index}> : () -> index
+    %1 = "arith.muli"(%arg1, %arg1) <{overflowFlags = #arith.overflow<none>}> : (index, index) -> index
+    %2:2 = "scf.for"(%0, %0, %0, %1, %0) ({
+    ^bb0(%arg3: index, %arg4: index, %arg5: index):
+      %3 = "memref.load"(%arg0, %arg4) : (memref<?xi64>, index) -> i64
+      %4 = "arith.addi"(%arg4, %arg1) <{overflowFlags = #arith.overflow<none>}> : (index, index) -> index
+      %5 = "arith.cmpi"(%arg5, %arg2) <{predicate = 2 : i64}> : (index, index) -> i1
+      "scf.yield"(%4, %0) : (index, index) -> ()
+    }) : (index, index, index, index, index) -> (index, index)
+    "memref.store"(%3, %arg0, %2#0) : (i64, memref<?xi64>, index) -> ()
+    "func.return"() : () -> ()
+  }) : () -> ()
+}) : () -> ()
+"""
+
+
+def self_test():
+    """The checker must accept argument 1 (products, iter_args, indices) and
+    reject argument 2 (a comparison)."""
+    ok = check_address_only(SELF_TEST_IR, 1)
+    bad = check_address_only(SELF_TEST_IR, 2)
+    if ok or bad != ["arith.cmpi operand 1"]:
+        print("checker self-test FAILED: %s / %s" % (ok, bad))
+        return False
+    return True
+
+
 # -- One kernel -----------------------------------------------------------------
 
 def used_params(kernel):
@@ -296,6 +327,8 @@ def main():
     parser.add_argument("--failures", default=None,
                         help="directory for failing inputs")
     args = parser.parse_args()
+    if not self_test():
+        return 1
     tools = Tools(args)
     totals = {"kernels": 0, "runs": 0, "values": 0, "hoisted": 0, "kept": 0,
               "equals": 0}

@@ -8,6 +8,7 @@
 # against the same libraries instead of building them a third time.
 #
 # Usage: scripts/sanitize.sh [build|test|all]   (default: all)
+# FLYHOIST_ASAN_EXTRA_FLAGS: more compiler flags for the sanitized build.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FLYHOIST_ASAN_BUILD_DIR:-$root/build-asan}"
@@ -30,7 +31,7 @@ if [ "$what" = build ] || [ "$what" = all ]; then
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DFLYHOIST_SANITIZE=ON -DFLYHOIST_WERROR=OFF \
-    "-DCMAKE_CXX_FLAGS=-Werror -fsanitize=fuzzer-no-link"
+    "-DCMAKE_CXX_FLAGS=-Werror -fsanitize=fuzzer-no-link ${FLYHOIST_ASAN_EXTRA_FLAGS:-}"
 fi
 if [ "$what" = test ] || [ "$what" = all ]; then
   /usr/lib/llvm-22/bin/lit -sv --param flyhoist_sanitized=1 "$build/test"
