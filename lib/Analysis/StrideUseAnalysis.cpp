@@ -62,6 +62,8 @@ void StrideUseRegistry::registerClassifier(StringRef operationName,
 }
 
 const UseClassifier *StrideUseRegistry::lookup(StringRef operationName) const {
+  if (classifiers.empty()) // the common case: skip hashing the name per use
+    return nullptr;
   auto it = classifiers.find(operationName);
   return it == classifiers.end() ? nullptr : &it->second;
 }

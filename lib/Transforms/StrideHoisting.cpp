@@ -17,8 +17,11 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -49,19 +52,27 @@ unsigned mlir::flyhoist::materializeSpecialization(Operation *root) {
   return params.size();
 }
 
+/// Checks `param` against the first parameter of its name met so far.
+static LogicalResult checkConsistentValue(ParamOp param,
+                                          llvm::StringMap<ParamOp> &firstByName) {
+  auto [it, inserted] = firstByName.try_emplace(param.getName(), param);
+  if (inserted || it->second.getIntValue() == param.getIntValue())
+    return success();
+  InFlightDiagnostic diag = param.emitError()
+                            << "parameter '" << param.getName()
+                            << "' has value " << param.getIntValue()
+                            << " here but " << it->second.getIntValue()
+                            << " elsewhere; one name has one value";
+  diag.attachNote(it->second.getLoc()) << "first defined here";
+  return failure();
+}
+
 LogicalResult mlir::flyhoist::verifyConsistentParamValues(Operation *root) {
   llvm::StringMap<ParamOp> firstByName;
   WalkResult result = root->walk([&](ParamOp param) {
-    auto [it, inserted] = firstByName.try_emplace(param.getName(), param);
-    if (inserted || it->second.getIntValue() == param.getIntValue())
-      return WalkResult::advance();
-    InFlightDiagnostic diag = param.emitError()
-                              << "parameter '" << param.getName()
-                              << "' has value " << param.getIntValue()
-                              << " here but " << it->second.getIntValue()
-                              << " elsewhere; one name has one value";
-    diag.attachNote(it->second.getLoc()) << "first defined here";
-    return WalkResult::interrupt();
+    return failed(checkConsistentValue(param, firstByName))
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
   });
   return failure(result.wasInterrupted());
 }
@@ -234,26 +245,58 @@ bool isDeviceKernel(FunctionOpInterface function) {
          function->hasAttr("rocdl.kernel") || function->hasAttr("nvvm.kernel");
 }
 
-bool launchesGpuWork(FunctionOpInterface function) {
-  return function
-      ->walk([](Operation *op) {
-        return isa<gpu::LaunchFuncOp, gpu::LaunchOp>(op)
-                   ? WalkResult::interrupt()
-                   : WalkResult::advance();
-      })
-      .wasInterrupted();
-}
 
 /// Uses of each symbol, keyed by the symbol operation they resolve to.
 using SymbolUseMap = DenseMap<Operation *, SmallVector<SymbolUse>>;
 
-/// Finds every symbol use in the module in one walk, resolving each reference
-/// in its nearest symbol table as MLIR does (so a call inside a gpu.module or
-/// a nested module finds that module's function, not a namesake elsewhere).
-SymbolUseMap collectSymbolUses(ModuleOp module) {
-  SymbolUseMap uses;
+/// What one walk over the module finds.
+struct ModuleScan {
+  /// `spec.param` ops by enclosing function (null: none), in IR order.
+  llvm::MapVector<Operation *, SmallVector<ParamOp>> paramsByFunction;
+  /// Functions holding a gpu.launch_func or gpu.launch.
+  llvm::DenseSet<Operation *> launchingFunctions;
+  /// Every symbol use, resolved.
+  SymbolUseMap symbolUses;
+};
+
+/// Records the references `attr` holds, looking into arrays and dictionaries.
+void collectReferences(Attribute attr, Operation *user, SymbolRefAttr launched,
+                       SymbolTableCollection &symbolTables, SymbolUseMap &uses) {
+  if (auto ref = dyn_cast<SymbolRefAttr>(attr)) {
+    if (ref == launched)
+      return;
+    if (Operation *target = symbolTables.lookupNearestSymbolFrom(user, ref))
+      uses[target].push_back({user, false});
+  } else if (auto array = dyn_cast<ArrayAttr>(attr)) {
+    for (Attribute element : array)
+      collectReferences(element, user, launched, symbolTables, uses);
+  } else if (auto dict = dyn_cast<DictionaryAttr>(attr)) {
+    for (NamedAttribute element : dict)
+      collectReferences(element.getValue(), user, launched, symbolTables, uses);
+  }
+}
+
+/// One walk over the module: parameters (checking that each name has one
+/// value), launching functions, and every symbol use, each reference
+/// resolved in its nearest symbol table as MLIR does (so a call inside a
+/// gpu.module or a nested module finds that module's function, not a
+/// namesake elsewhere). Only symbol users are asked for their attributes,
+/// which keeps the walk cheap on large modules.
+FailureOr<ModuleScan> scanModule(ModuleOp module) {
+  ModuleScan scan;
   SymbolTableCollection symbolTables;
-  module.walk([&](Operation *op) {
+  llvm::StringMap<ParamOp> firstByName;
+  WalkResult result = module.walk([&](Operation *op) {
+    if (auto param = dyn_cast<ParamOp>(op)) {
+      if (failed(checkConsistentValue(param, firstByName)))
+        return WalkResult::interrupt();
+      scan.paramsByFunction[param->getParentOfType<FunctionOpInterface>()]
+          .push_back(param);
+      return WalkResult::advance();
+    }
+    if (isa<gpu::LaunchFuncOp, gpu::LaunchOp>(op))
+      if (auto function = op->getParentOfType<FunctionOpInterface>())
+        scan.launchingFunctions.insert(function);
     SymbolRefAttr launched;
     if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op))
       launched = launch.getKernel();
@@ -261,17 +304,19 @@ SymbolUseMap collectSymbolUses(ModuleOp module) {
       launched = call.getCalleeAttr();
     else if (auto call = dyn_cast<LLVM::CallOp>(op))
       launched = call.getCalleeAttr();
+    else if (!isa<SymbolUserOpInterface, CallOpInterface>(op))
+      return WalkResult::advance();
     if (launched)
       if (Operation *target = symbolTables.lookupNearestSymbolFrom(op, launched))
-        uses[target].push_back({op, true});
-    op->getAttrDictionary().walk([&](SymbolRefAttr ref) {
-      if (ref == launched)
-        return;
-      if (Operation *target = symbolTables.lookupNearestSymbolFrom(op, ref))
-        uses[target].push_back({op, false});
-    });
+        scan.symbolUses[target].push_back({op, true});
+    for (NamedAttribute attr : op->getAttrs())
+      collectReferences(attr.getValue(), op, launched, symbolTables,
+                        scan.symbolUses);
+    return WalkResult::advance();
   });
-  return uses;
+  if (result.wasInterrupted())
+    return failure();
+  return scan;
 }
 
 /// The number of arguments a launch site passes to the kernel.
@@ -307,10 +352,11 @@ DenseMap<Operation *, unsigned> numberOperations(Operation *root) {
 } // namespace
 
 /// Decides what happens to each parameter of `kernel`.
-static void planKernel(KernelPlan &kernel, const StrideUseRegistry &registry) {
+static void planKernel(KernelPlan &kernel, ArrayRef<ParamOp> params,
+                       const StrideUseRegistry &registry) {
   std::map<std::string, SmallVector<ParamOp>> byName;
-  kernel.function->walk(
-      [&](ParamOp param) { byName[param.getName().str()].push_back(param); });
+  for (ParamOp param : params)
+    byName[param.getName().str()].push_back(param);
   DenseMap<Operation *, unsigned> order;
   for (auto &[name, ops] : byName) {
     ParamPlan plan;
@@ -330,12 +376,14 @@ static void planKernel(KernelPlan &kernel, const StrideUseRegistry &registry) {
     if (!anyUse) {
       plan.decision = ParamPlan::Decision::Unused;
     } else if (!summary.isAddressOnly()) {
-      if (order.empty())
-        order = numberOperations(kernel.function);
       const BlockingUse *first = &summary.blockingUses.front();
-      for (const BlockingUse &use : summary.blockingUses)
-        if (order.lookup(use.user) < order.lookup(first->user))
-          first = &use;
+      if (summary.blockingUses.size() > 1) {
+        if (order.empty())
+          order = numberOperations(kernel.function);
+        for (const BlockingUse &use : summary.blockingUses)
+          if (order.lookup(use.user) < order.lookup(first->user))
+            first = &use;
+      }
       plan.decision = ParamPlan::Decision::Keep;
       plan.reason = first->reason;
       plan.blockingUser = first->user;
@@ -361,6 +409,8 @@ namespace {
 struct ModulePlan {
   std::vector<KernelPlan> kernels;
   SymbolUseMap symbolUses;
+  /// Parameters outside kernels (host code, device functions).
+  SmallVector<ParamOp> otherParams;
 };
 } // namespace
 
@@ -368,39 +418,44 @@ struct ModulePlan {
 /// everything that could fail. Touches nothing.
 static FailureOr<ModulePlan> planModule(ModuleOp module,
                                         const StrideUseRegistry &registry) {
-  if (failed(verifyConsistentParamValues(module)))
+  FailureOr<ModuleScan> scan = scanModule(module);
+  if (failed(scan))
     return failure();
 
   ModulePlan plan;
-  plan.symbolUses = collectSymbolUses(module);
+  plan.symbolUses = std::move(scan->symbolUses);
   SymbolUseMap &symbolUses = plan.symbolUses;
-  std::vector<KernelPlan> &kernels = plan.kernels;
-  WalkResult walk = module.walk([&](FunctionOpInterface function) {
-    if (function.isExternal())
-      return WalkResult::skip();
-    bool hasParam =
-        function->walk([](ParamOp) { return WalkResult::interrupt(); })
-            .wasInterrupted();
-    if (!hasParam)
-      return WalkResult::skip();
-
+  for (auto &[functionOp, params] : scan->paramsByFunction) {
+    auto function = dyn_cast_or_null<FunctionOpInterface>(functionOp);
+    auto otherCode = [&, &params = params] {
+      plan.otherParams.append(params.begin(), params.end());
+    };
+    if (!function) {
+      otherCode();
+      continue;
+    }
     KernelPlan kernel;
     kernel.function = function;
     kernel.path = symbolPath(function);
     if (isInsideGpuModule(function)) {
-      if (!isDeviceKernel(function))
-        return WalkResult::skip(); // a device function: materialized
+      if (!isDeviceKernel(function)) {
+        otherCode(); // a device function
+        continue;
+      }
     } else {
       auto it = symbolUses.find(function);
       bool called = it != symbolUses.end() &&
                     llvm::any_of(it->second, [](const SymbolUse &use) {
                       return use.isLaunchSite;
                     });
-      // Host code (materialized): functions nothing calls, and functions
-      // that launch GPU work, unless explicitly marked as kernels.
+      // Host code: functions nothing calls, and functions that launch GPU
+      // work, unless explicitly marked as kernels.
       bool marked = function->hasAttr(spec::kKernelAttrName);
-      if (!marked && (!called || launchesGpuWork(function)))
-        return WalkResult::skip();
+      if (!marked &&
+          (!called || scan->launchingFunctions.contains(function))) {
+        otherCode();
+        continue;
+      }
     }
 
     if (auto it = symbolUses.find(function); it != symbolUses.end()) {
@@ -417,7 +472,7 @@ static FailureOr<ModulePlan> planModule(ModuleOp module,
               << " arguments but kernel " << describeKernel(kernel)
               << " takes " << function.getNumArguments();
           diag.attachNote(function.getLoc()) << "kernel defined here";
-          return WalkResult::interrupt();
+          return failure();
         }
         kernel.launchSites.push_back(use.user);
       }
@@ -425,12 +480,9 @@ static FailureOr<ModulePlan> planModule(ModuleOp module,
     if (auto llvmFunc = dyn_cast<LLVM::LLVMFuncOp>(function.getOperation());
         llvmFunc && llvmFunc.isVarArg() && !kernel.unknownReference)
       kernel.unknownReference = function;
-    planKernel(kernel, registry);
-    kernels.push_back(std::move(kernel));
-    return WalkResult::skip();
-  });
-  if (walk.wasInterrupted())
-    return failure();
+    planKernel(kernel, params, registry);
+    plan.kernels.push_back(std::move(kernel));
+  }
   return plan;
 }
 
@@ -492,6 +544,11 @@ public:
                                      IntegerAttr::get(type, value));
   }
 
+  /// Whether `param` (host code) was replaced by a host argument and erased.
+  bool wasReplaced(ParamOp param) const {
+    return replacedParams.contains(param.getOperation());
+  }
+
   /// The host argument `function` got for `name`, if any.
   std::optional<unsigned> hostArgumentIndex(Operation *function,
                                             StringRef name) const {
@@ -531,6 +588,7 @@ private:
     });
     for (ParamOp param : own) {
       param.replaceAllUsesWith(argument);
+      replacedParams.insert(param);
       param.erase();
     }
     if (auto it = plan.symbolUses.find(function); it != plan.symbolUses.end())
@@ -544,6 +602,7 @@ private:
   llvm::DenseSet<Operation *> kernelFunctions;
   std::map<std::pair<Operation *, std::string>, Value> arguments;
   std::map<std::pair<Operation *, std::string>, unsigned> hostArguments;
+  llvm::DenseSet<Operation *> replacedParams;
 };
 } // namespace
 
@@ -686,17 +745,10 @@ mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
             hoisted.name);
   }
 
-  // ...and what is left (host code, device functions) is materialized.
-  if (options.materializeKept)
-    materializeSpecialization(module);
-  else {
-    llvm::DenseSet<Operation *> kernelFunctions;
-    for (const KernelPlan &kernel : kernels)
-      kernelFunctions.insert(kernel.function);
-    module.walk([&](ParamOp param) {
-      if (!kernelFunctions.contains(param->getParentOfType<FunctionOpInterface>()))
-        materialize(param);
-    });
-  }
+  // ...and what is left (host code, device functions) is materialized,
+  // except what hoist-into-host already replaced by a host argument.
+  for (ParamOp param : planned->otherParams)
+    if (!launchValues.wasReplaced(param))
+      materialize(param);
   return report;
 }
