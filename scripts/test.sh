@@ -28,9 +28,5 @@ FLYHOIST_ASAN_BUILD_DIR="$asan_build" "$root/scripts/sanitize.sh" test
 
 fuzz_seconds="${FLYHOIST_FUZZ_SECONDS:-60}"
 if [ "$fuzz_seconds" -gt 0 ]; then
-  # HOIST_FUZZER_PRELOAD_ARITH=1 steps around a known, reported failure of the
-  # API (test/Transforms/regressions/api-arith-not-loaded.mlir, XFAIL); drop
-  # it once that test passes.
-  HOIST_FUZZER_PRELOAD_ARITH=1 \
-    "$root/fuzz/run.sh" "$asan_build" -max_total_time="$fuzz_seconds"
+  "$root/fuzz/run.sh" "$asan_build" -max_total_time="$fuzz_seconds"
 fi

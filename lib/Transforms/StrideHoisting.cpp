@@ -45,6 +45,8 @@ static void materialize(ParamOp param) {
 }
 
 unsigned mlir::flyhoist::materializeSpecialization(Operation *root) {
+  // Called without a pass manager, nothing may have loaded arith yet.
+  root->getContext()->getOrLoadDialect<arith::ArithDialect>();
   SmallVector<ParamOp> params;
   root->walk([&](ParamOp param) { params.push_back(param); });
   for (ParamOp param : params)
@@ -641,6 +643,9 @@ FailureOr<HoistReport>
 mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
                                           const HoistOptions &options,
                                           const StrideUseRegistry &registry) {
+  // Called without a pass manager, nothing may have loaded the dialects of
+  // the ops the rewrite creates.
+  module.getContext()->getOrLoadDialect<arith::ArithDialect>();
   FailureOr<ModulePlan> planned = planModule(module, registry);
   if (failed(planned))
     return failure();

@@ -8,7 +8,6 @@
 // Found by fuzz/hoist-fuzzer.cpp on the seed from
 // test/Transforms/materialize-specialization.mlir.
 // REQUIRES: hoist-fuzzer
-// XFAIL: *
 // RUN: hoist-fuzzer %s
 
 func.func @everything(%s: i32) -> (i32, index, i64) {
