@@ -3,7 +3,7 @@
 
 For a few widths and each chip, compiles kernels/paged_fp4_mqa_logits.mlir
 materialized and hoisted to code objects and compares: instructions (static
-count from llvm-objdump-22 disassembly, s_code_end padding excluded), SGPRs,
+count from llvm-objdump-22 disassembly up to the last s_endpgm: padding excluded), SGPRs,
 VGPRs, AGPRs, spills, LDS and scratch bytes (code object metadata, from
 llvm-readelf-22 --notes), and the kernel argument segment size.
 
@@ -36,6 +36,11 @@ def disassembly_stats(objdump, path):
         if not word or word.endswith(':') or word.startswith('.') or word == 's_code_end':
             continue
         mnemonics.append(word)
+    # The alignment padding after the kernel's last s_endpgm (s_nop) is not
+    # code: counting it would hide small differences.
+    if 's_endpgm' in mnemonics:
+        last = len(mnemonics) - 1 - mnemonics[::-1].index('s_endpgm')
+        mnemonics = mnemonics[:last + 1]
     return mnemonics
 
 
