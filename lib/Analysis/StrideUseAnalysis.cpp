@@ -148,6 +148,18 @@ static UseClassification viewOperand(Operation *view) {
   return UseClassification::sink(view->getResults());
 }
 
+/// If `use` is among the `forwarded` operands, adds the successor input it
+/// reaches to `reached`.
+static void addForwardedInput(OperandRange forwarded, ValueRange inputs,
+                              OpOperand &use, SmallVectorImpl<Value> &reached) {
+  unsigned first = forwarded.getBeginOperandIndex();
+  unsigned number = use.getOperandNumber();
+  if (forwarded.empty() || number < first || number >= first + forwarded.size())
+    return;
+  if (unsigned index = number - first; index < inputs.size())
+    reached.push_back(inputs[index]);
+}
+
 /// Uses by region-holding control flow (scf.for, scf.if, scf.while, ...):
 /// forwarded operands reach block arguments and results; the others are
 /// bounds or conditions.
@@ -156,15 +168,9 @@ static UseClassification regionBranchOperand(RegionBranchOpInterface branch,
   SmallVector<RegionSuccessor> successors;
   branch.getSuccessorRegions(RegionBranchPoint::parent(), successors);
   SmallVector<Value> reached;
-  for (const RegionSuccessor &successor : successors) {
-    OperandRange forwarded = branch.getEntrySuccessorOperands(successor);
-    ValueRange inputs = successor.getSuccessorInputs();
-    for (auto [index, operand] : llvm::enumerate(forwarded)) {
-      if (forwarded.getBeginOperandIndex() + index == use.getOperandNumber() &&
-          index < inputs.size())
-        reached.push_back(inputs[index]);
-    }
-  }
+  for (const RegionSuccessor &successor : successors)
+    addForwardedInput(branch.getEntrySuccessorOperands(successor),
+                      successor.getSuccessorInputs(), use, reached);
   if (!reached.empty())
     return UseClassification::passThrough(reached);
   if (isa<scf::ForOp, scf::ParallelOp, scf::ForallOp, affine::AffineForOp,
@@ -183,15 +189,9 @@ static UseClassification regionTerminatorOperand(
   SmallVector<RegionSuccessor> successors;
   parent.getSuccessorRegions(RegionBranchPoint(terminator), successors);
   SmallVector<Value> reached;
-  for (const RegionSuccessor &successor : successors) {
-    OperandRange forwarded = terminator.getSuccessorOperands(successor);
-    ValueRange inputs = successor.getSuccessorInputs();
-    for (auto [index, operand] : llvm::enumerate(forwarded)) {
-      if (forwarded.getBeginOperandIndex() + index == use.getOperandNumber() &&
-          index < inputs.size())
-        reached.push_back(inputs[index]);
-    }
-  }
+  for (const RegionSuccessor &successor : successors)
+    addForwardedInput(terminator.getSuccessorOperands(successor),
+                      successor.getSuccessorInputs(), use, reached);
   if (!reached.empty())
     return UseClassification::passThrough(reached);
   return UseClassification::blocking(kBranchCondition);
