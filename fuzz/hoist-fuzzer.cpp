@@ -103,7 +103,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (preloadArith())
     context.getOrLoadDialect<arith::ArithDialect>();
 
-  StringRef source(reinterpret_cast<const char *>(data), size);
+  // MLIR's lexer stops at the NUL that a MemoryBuffer guarantees after the
+  // text; parseSourceString() wraps the StringRef without copying, so hand
+  // it text that has one (std::string does), as a frontend's strings do.
+  std::string source(reinterpret_cast<const char *>(data), size);
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &context);
   if (!module || failed(verify(*module)))
     return 0;

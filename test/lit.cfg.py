@@ -43,3 +43,24 @@ if lit_config.params.get("flyhoist_sanitized", "0") not in ("", "0"):
 if os.path.exists(os.path.join(config.flyhoist_tools_dir, "hoist-fuzzer")):
     config.available_features.add("hoist-fuzzer")
     llvm_config.add_tool_substitutions(["hoist-fuzzer"], [config.flyhoist_tools_dir])
+
+# In a sanitized build the pass plugin and the C API library reference the
+# sanitizer runtime, which only an instrumented executable brings. The
+# uninstrumented processes that load them (Debian's mlir-opt, python3 through
+# ctypes) get the shared runtime preloaded, without leak checking: what they
+# hold at exit is theirs, not ours.
+if "asan" in config.available_features:
+    import glob
+    import re
+
+    runtimes = sorted(glob.glob(os.path.join(
+        os.path.dirname(config.llvm_tools_dir), "lib", "clang", "*", "lib",
+        "linux", "libclang_rt.asan-x86_64.so")))
+    if runtimes:
+        preload = "env LD_PRELOAD=%s ASAN_OPTIONS=%s:detect_leaks=0" % (
+            runtimes[-1], os.environ.get("ASAN_OPTIONS", ""))
+        mlir_opt = os.path.join(config.llvm_tools_dir, "mlir-opt")
+        config.substitutions.append(
+            (re.escape(mlir_opt), preload + " " + mlir_opt))
+        config.substitutions.append(
+            (r"(?<![\w/.-])python3(?= )", preload + " python3"))
