@@ -152,9 +152,11 @@ static UseClassification viewOperand(Operation *view) {
 /// reaches to `reached`.
 static void addForwardedInput(OperandRange forwarded, ValueRange inputs,
                               OpOperand &use, SmallVectorImpl<Value> &reached) {
+  if (forwarded.empty()) // an empty range has no operand index to ask for
+    return;
   unsigned first = forwarded.getBeginOperandIndex();
   unsigned number = use.getOperandNumber();
-  if (forwarded.empty() || number < first || number >= first + forwarded.size())
+  if (number < first || number >= first + forwarded.size())
     return;
   if (unsigned index = number - first; index < inputs.size())
     reached.push_back(inputs[index]);
