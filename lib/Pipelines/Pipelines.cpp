@@ -3,6 +3,7 @@
 #include "flyhoist/Pipelines/Pipelines.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
@@ -73,6 +74,10 @@ void mlir::flyhoist::buildNVVMPipeline(OpPassManager &pm,
   pm.addPass(createGpuNVVMAttachTarget(target));
 
   addCommonDeviceLowering(pm);
+  // math.fma and friends to LLVM intrinsics first: convert-gpu-to-nvvm would
+  // turn them into libdevice calls, which only link where a CUDA toolkit is
+  // found, leaving an undefined __nv_fmaf in the PTX otherwise.
+  pm.nest<gpu::GPUModuleOp>().addPass(createConvertMathToLLVMPass());
   pm.nest<gpu::GPUModuleOp>().addPass(createConvertGpuOpsToNVVMOps());
   addDeviceCleanup(pm);
 

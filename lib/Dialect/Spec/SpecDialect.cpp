@@ -114,9 +114,10 @@ static bool fitsType(int64_t value, Type type) {
   unsigned width = type.getIntOrFloatBitWidth();
   if (width >= 64)
     return true;
-  int64_t lowest = -(int64_t(1) << (width - 1));
-  int64_t highest = (int64_t(1) << width) - 1;
-  return value >= lowest && value <= highest;
+  // Computed in unsigned arithmetic: (1 << 63) - 1 overflows int64_t for i63.
+  if (value < 0)
+    return value >= -(int64_t(1) << (width - 1));
+  return static_cast<uint64_t>(value) <= (uint64_t(1) << width) - 1;
 }
 
 LogicalResult ParamOp::verify() {

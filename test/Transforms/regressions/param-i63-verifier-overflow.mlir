@@ -4,7 +4,6 @@
 // sanitized build aborts; the g++ -O3 build rejects the valid input ("value
 // 34 of parameter 'w' does not fit 'i63'").
 // Found by fuzz/hoist-fuzzer.cpp (a generated kernel mutated to i63).
-// XFAIL: *
 // RUN: fly-opt %s | FileCheck %s
 
 // CHECK: spec.param "w" = 34 : i63
