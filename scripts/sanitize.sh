@@ -27,7 +27,16 @@ if [ "$what" = build ] || [ "$what" = all ]; then
   # which would re-enable -Wunused-parameter inside LLVM's headers (clang
   # warns there, gcc does not); -Werror in CMAKE_CXX_FLAGS keeps LLVM's own
   # warning set fatal.
+  # Everything links the shared sanitizer runtime: the pass plugin and the
+  # C API library are loaded by processes that are not instrumented
+  # (mlir-opt, python3), and LLVM's -Wl,-z,defs wants their __asan_*
+  # references resolved; executables and libraries must then share one
+  # runtime.
+  runtime="$(dirname "$(clang-22 --print-file-name=libclang_rt.asan-x86_64.so)")"
+  link="-shared-libasan -Wl,-rpath,$runtime"
   FLYHOIST_BUILD_DIR="$build" "$root/scripts/build.sh" \
+    "-DCMAKE_EXE_LINKER_FLAGS=$link" "-DCMAKE_SHARED_LINKER_FLAGS=$link" \
+    "-DCMAKE_MODULE_LINKER_FLAGS=$link" \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DFLYHOIST_SANITIZE=ON -DFLYHOIST_WERROR=OFF \
