@@ -367,8 +367,9 @@ static void planKernel(KernelPlan &kernel, ArrayRef<ParamOp> params,
     plan.type = ops.front().getType();
     plan.ops = ops;
     bool anyUse = llvm::any_of(ops, [](ParamOp op) { return !op.use_empty(); });
+    Type firstType = ops.front().getType();
     bool sameType = llvm::all_of(
-        ops, [&](ParamOp op) { return op.getType() == ops.front().getType(); });
+        ops, [firstType](ParamOp op) { return op.getType() == firstType; });
     plan.needsArgument =
         llvm::any_of(ops, [](ParamOp op) { return !op.getEquals(); });
     SmallVector<Value> roots;
