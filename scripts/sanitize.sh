@@ -23,10 +23,6 @@ export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0:$
 export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-22/bin/llvm-symbolizer}"
 
 if [ "$what" = build ] || [ "$what" = all ]; then
-  # FLYHOIST_WERROR=OFF drops the project's trailing -Wall -Wextra -Werror,
-  # which would re-enable -Wunused-parameter inside LLVM's headers (clang
-  # warns there, gcc does not); -Werror in CMAKE_CXX_FLAGS keeps LLVM's own
-  # warning set fatal.
   # Everything links the shared sanitizer runtime: the pass plugin and the
   # C API library are loaded by processes that are not instrumented
   # (mlir-opt, python3), and LLVM's -Wl,-z,defs wants their __asan_*
@@ -39,8 +35,8 @@ if [ "$what" = build ] || [ "$what" = all ]; then
     "-DCMAKE_MODULE_LINKER_FLAGS=$link" \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DFLYHOIST_SANITIZE=ON -DFLYHOIST_WERROR=OFF \
-    "-DCMAKE_CXX_FLAGS=-Werror -fsanitize=fuzzer-no-link ${FLYHOIST_ASAN_EXTRA_FLAGS:-}"
+    -DFLYHOIST_SANITIZE=ON -DFLYHOIST_WERROR=ON \
+    "-DCMAKE_CXX_FLAGS=-fsanitize=fuzzer-no-link ${FLYHOIST_ASAN_EXTRA_FLAGS:-}"
 fi
 if [ "$what" = test ] || [ "$what" = all ]; then
   /usr/lib/llvm-22/bin/lit -sv --param flyhoist_sanitized=1 "$build/test"

@@ -3,7 +3,6 @@
 // (UBSan: shift exponent too large, SpecDialect.cpp fitsType()). The release
 // build happens to accept it; the sanitized build aborts.
 // Found next to param-i63-verifier-overflow.mlir, by reading fitsType().
-// XFAIL: asan
 // RUN: fly-opt %s | FileCheck %s
 
 // CHECK: spec.param "w" = 0 : i0
