@@ -11,9 +11,9 @@ and the PTX of each `gpu.binary` is written to OUT (default bench/gpu/ptx):
   manifest.json            widths, sha256 of every PTX, the kernel's entry
                            name and its parameter count
 
-The NVVM serialization links libdevice (math.fma lowers to __nv_fmaf) from
-the CUDA toolkit that CUDA_HOME names; without one the PTX keeps an undefined
-call and this script stops.
+The NVVM pipeline lowers math ops to LLVM intrinsics, so the PTX needs no
+libdevice; should a libdevice call (__nv_*) still appear and no CUDA toolkit
+be found to link it, the PTX keeps an undefined call and this script stops.
 
 Exit status 1 if the hoisted PTX differs between widths or the specialized
 PTX is the same for two widths. Standard library only.
