@@ -4,8 +4,6 @@
 // named in --pass-pipeline rather than as --hoist-stride-specialization.
 // RUN: mlir-opt --load-dialect-plugin=%flyhoist_plugin --load-pass-plugin=%flyhoist_plugin --pass-pipeline='builtin.module(hoist-stride-specialization)' %s -split-input-file 2>/dev/null | FileCheck %s
 // RUN: mlir-opt --load-dialect-plugin=%flyhoist_plugin --load-pass-plugin=%flyhoist_plugin --pass-pipeline='builtin.module(hoist-stride-specialization)' --verify-diagnostics %s -split-input-file -o /dev/null
-// An instrumented plugin cannot load into the uninstrumented mlir-opt.
-// UNSUPPORTED: asan
 
 // The row stride of the block table is used only in address arithmetic: it
 // becomes a trailing kernel argument and the launch passes it.

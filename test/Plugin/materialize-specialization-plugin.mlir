@@ -1,7 +1,5 @@
 // The fully specialized baseline through the plugin.
 // RUN: mlir-opt --load-dialect-plugin=%flyhoist_plugin --load-pass-plugin=%flyhoist_plugin --pass-pipeline='builtin.module(materialize-specialization)' %s | FileCheck %s
-// An instrumented plugin cannot load into the uninstrumented mlir-opt.
-// UNSUPPORTED: asan
 
 // CHECK-LABEL: func.func @scale
 // CHECK-NOT: spec.param

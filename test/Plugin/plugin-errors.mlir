@@ -1,7 +1,5 @@
 // Errors through the plugin are located diagnostics, never crashes.
 // RUN: mlir-opt --load-dialect-plugin=%flyhoist_plugin --load-pass-plugin=%flyhoist_plugin --pass-pipeline='builtin.module(hoist-stride-specialization)' --verify-diagnostics %s -split-input-file -o /dev/null
-// An instrumented plugin cannot load into the uninstrumented mlir-opt.
-// UNSUPPORTED: asan
 
 // One name, two values.
 func.func @conflict(%m: memref<?xi32>) {
