@@ -24,13 +24,13 @@ PTX is the same for two widths. Standard library only.
 import argparse
 import json
 import os
-import re
 import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import common  # noqa: E402
+from refcore import ptx_entry_params  # noqa: E402
 
 ENTRY = 'paged_fp4_mqa_logits'
 DEFAULT_WIDTHS = '1,7,100,128,333,512'
@@ -40,22 +40,6 @@ def pipeline(mode, chip='sm_90'):
     first = {'hoisted': 'hoist-stride-specialization{remarks=false}',
              'specialized': 'materialize-specialization'}[mode]
     return f'builtin.module({first},flyhoist-nvvm-pipeline{{chip={chip} format=isa}})'
-
-
-def entry_params(ptx, entry=ENTRY):
-    """The parameter declarations of `.entry entry(...)`: [(type, name)]."""
-    m = re.search(r'\.entry\s+' + re.escape(entry) + r'\s*\((.*?)\)', ptx, re.S)
-    if not m:
-        raise ValueError(f'no .entry {entry} in the PTX')
-    params = []
-    for decl in m.group(1).split(','):
-        decl = decl.strip()
-        if not decl:
-            continue
-        words = decl.split()
-        # `.param .u64 [.ptr .align N] name`
-        params.append((words[1], words[-1]))
-    return params
 
 
 def main():
@@ -97,7 +81,7 @@ def main():
                     sys.exit('error: the PTX calls an undefined function (libdevice not '
                              'linked): set CUDA_HOME to a CUDA toolkit and run again')
                 digest = common.sha256(ptx)
-                nparams = len(entry_params(ptx.decode()))
+                nparams = len(ptx_entry_params(ptx.decode(), ENTRY))
                 manifest[mode][str(w)] = {'sha256': digest, 'params': nparams}
                 if mode == 'hoisted':
                     if hoisted_ptx is None:
