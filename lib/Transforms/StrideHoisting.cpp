@@ -118,19 +118,23 @@ struct ArgumentEncoding {
 ArgumentEncoding chooseEncoding(int64_t value, Type type,
                                 const HoistOptions &options) {
   ArgumentEncoding encoding;
+  // Both facts are about non-negative values: the launch site divides with a
+  // logical shift and the kernel rebuilds with a no-unsigned-wrap shift.
+  if (value < 0)
+    return encoding;
   if (options.divisibility > 1) {
     // The largest power of two <= the bound that divides the value (0 is
     // divisible by all of them).
     uint64_t bound = llvm::bit_floor(options.divisibility);
-    uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value)
-                                   : static_cast<uint64_t>(value);
+    uint64_t magnitude = static_cast<uint64_t>(value);
     uint64_t lowBit = magnitude == 0 ? bound : (magnitude & (~magnitude + 1));
     encoding.divisor = std::min(bound, lowBit);
   }
+  // The recorded precondition is on the value itself (0 <= value < 2^31),
+  // which the marked value must meet too.
   bool wide = type.isIndex() || type.getIntOrFloatBitWidth() > 32;
-  int64_t passed = value / static_cast<int64_t>(encoding.divisor);
-  encoding.narrow = options.narrowRange && wide && passed >= 0 &&
-                    passed < (int64_t(1) << 31);
+  encoding.narrow =
+      options.narrowRange && wide && value < (int64_t(1) << 31);
   return encoding;
 }
 
@@ -321,15 +325,7 @@ FailureOr<ModuleScan> scanModule(ModuleOp module) {
   return scan;
 }
 
-/// The number of arguments a launch site passes to the kernel.
-unsigned numPassedArguments(Operation *site) {
-  if (auto launch = dyn_cast<gpu::LaunchFuncOp>(site))
-    return launch.getKernelOperands().size();
-  if (auto call = dyn_cast<func::CallOp>(site))
-    return call.getArgOperands().size();
-  return cast<LLVM::CallOp>(site).getArgOperands().size();
-}
-
+/// The operands through which a launch site passes the kernel's arguments.
 MutableOperandRange passedArguments(Operation *site) {
   if (auto launch = dyn_cast<gpu::LaunchFuncOp>(site))
     return launch.getKernelOperandsMutable();
@@ -338,8 +334,6 @@ MutableOperandRange passedArguments(Operation *site) {
   // The ODS group, so that operandSegmentSizes follows.
   return cast<LLVM::CallOp>(site).getCalleeOperandsMutable();
 }
-
-std::string describeKernel(const KernelPlan &kernel) { return kernel.path; }
 
 /// Position of every operation in a pre-order walk of `root`, so that the
 /// blocking use reported is the first one in the IR, whatever the use-list
@@ -468,11 +462,11 @@ static FailureOr<ModulePlan> planModule(ModuleOp module,
             kernel.unknownReference = use.user;
           continue;
         }
-        if (numPassedArguments(use.user) != function.getNumArguments()) {
+        if (passedArguments(use.user).size() != function.getNumArguments()) {
           InFlightDiagnostic diag =
               use.user->emitError()
-              << "launch site passes " << numPassedArguments(use.user)
-              << " arguments but kernel " << describeKernel(kernel)
+              << "launch site passes " << passedArguments(use.user).size()
+              << " arguments but kernel " << kernel.path
               << " takes " << function.getNumArguments();
           diag.attachNote(function.getLoc()) << "kernel defined here";
           return failure();
@@ -615,7 +609,7 @@ static void remarkOnDecision(const KernelPlan &kernel, const ParamPlan &param) {
   case ParamPlan::Decision::Hoist: {
     InFlightDiagnostic remark = first.emitRemark()
                                 << "'" << param.name << "' hoisted in kernel "
-                                << describeKernel(kernel) << ": ";
+                                << kernel.path << ": ";
     if (param.argumentIndex)
       remark << "runtime argument " << *param.argumentIndex;
     else
@@ -626,7 +620,7 @@ static void remarkOnDecision(const KernelPlan &kernel, const ParamPlan &param) {
     InFlightDiagnostic remark = first.emitRemark()
                                 << "'" << param.name
                                 << "' kept specialized in kernel "
-                                << describeKernel(kernel) << ": "
+                                << kernel.path << ": "
                                 << param.reason;
     if (param.blockingUser)
       remark.attachNote(param.blockingUser->getLoc())
@@ -635,7 +629,7 @@ static void remarkOnDecision(const KernelPlan &kernel, const ParamPlan &param) {
   }
   case ParamPlan::Decision::Unused:
     first.emitRemark() << "'" << param.name << "' is unused in kernel "
-                       << describeKernel(kernel) << "; removed";
+                       << kernel.path << "; removed";
     return;
   }
 }
@@ -657,7 +651,7 @@ mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
   HoistReport report;
   for (KernelPlan &kernel : kernels) {
     KernelReport &record = report.kernels.emplace_back();
-    record.symbol = describeKernel(kernel);
+    record.symbol = kernel.path;
     for (Operation *site : kernel.launchSites)
       record.launchSites.push_back(site->getLoc());
     SmallVector<Attribute> hoistedAttrs;

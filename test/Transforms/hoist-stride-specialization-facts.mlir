@@ -57,6 +57,22 @@ module attributes {gpu.container_module} {
 
 // -----
 
+// A negative value has no fact to keep: a logical shift at the launch site
+// would not divide it, and a no-wrap shift would not rebuild it.
+// CHECK-LABEL: func.func @negative
+// CHECK-SAME: %{{.*}}: index) attributes {spec.hoisted = [{argument = 1 : i64, name = "back_stride", type = index}]
+// CHECK-NOT: arith.shli
+func.func @negative(%m: memref<?xf32>) attributes {spec.kernel} {
+  %w = spec.param "back_stride" = -64 : index
+  %c = arith.constant 4096 : index
+  %o = arith.addi %c, %w : index
+  %v = memref.load %m[%o] : memref<?xf32>
+  memref.store %v, %m[%c] : memref<?xf32>
+  return
+}
+
+// -----
+
 // An i32 value is already narrow; an odd value keeps divisor 1; an llvm.func
 // kernel decodes with LLVM ops.
 // CHECK-LABEL: llvm.func @lk
@@ -71,3 +87,4 @@ llvm.func @lk(%p: !llvm.ptr) attributes {spec.kernel} {
   llvm.store %v, %p : f32, !llvm.ptr
   llvm.return
 }
+
