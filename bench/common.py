@@ -14,6 +14,7 @@ import gpu_objects  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 KERNEL = os.path.join(ROOT, 'kernels', 'paged_fp4_mqa_logits.mlir')
+GATHER_KERNEL = os.path.join(ROOT, 'kernels', 'paged_fp4_k_gather.mlir')
 WIDTH_PARAM = 'max_blocks_per_seq'
 _WIDTH_LINE = re.compile(r'(spec\.param\s+"' + WIDTH_PARAM + r'"\s*=\s*)(\d+)')
 

@@ -30,7 +30,8 @@ and value, from this run. `fact` is what the pass recorded for the value
 (divisor kept by divisibility=16, i32 = passed narrow).
 
   bench/facts.py [--chips gfx942,gfx950] [--values 128,96,200]
-                 [--cases vec4_f32_rows,...,reference] [--jobs 2]
+                 [--cases vec4_f32_rows,...,reference]
+                 [--modes hoisted,div16,narrow,both] [--jobs 2]
 """
 
 import argparse
@@ -69,7 +70,6 @@ _A64 = re.compile(r'^(v_mad_u64_u32|v_mad_i64_i32|v_lshl_add_u64|v_lshlrev_b64|v
                   r'v_subrev_co_u32|v_subbrev_co_u32|v_add_u64|v_sub_u64|v_mul_hi_u32|'
                   r'v_mul_hi_i32|s_add_u32|s_addc_u32|s_sub_u32|s_subb_u32|s_lshl_b64|'
                   r's_lshr_b64|s_ashr_i64|s_mul_hi_u32|s_mul_hi_i32|s_add_u64|s_mul_u64)$')
-_HOISTED = re.compile(r'spec\.hoisted = \[([^\]]*)\]')
 
 
 def cases():
@@ -150,12 +150,13 @@ def fact_of(fly_opt, text, param, workdir):
         fly_opt, text,
         'builtin.module(hoist-stride-specialization{remarks=false divisibility=16 narrow-range})',
         workdir)
-    m = _HOISTED.search(out)
-    if not m or f'name = "{param}"' not in m.group(1):
+    m = re.search(r'#spec\.hoisted<name = "' + re.escape(param) +
+                  r'"(?:"[^"]*"|[^<>"])*>', out)
+    if not m:
         return 'NOT HOISTED'
-    rec = m.group(1)
+    rec = m.group(0)
     d = re.search(r'divisor = (\d+)', rec)
-    t = re.search(r'type = (\w+)', rec)
+    t = re.search(r'\btype = (\w+)', rec)
     return f'd={d.group(1) if d else 1} {t.group(1) if t else "?"}'
 
 
@@ -186,6 +187,8 @@ def main():
     parser.add_argument('--chips', default='gfx942,gfx950')
     parser.add_argument('--values', default='128,96,200')
     parser.add_argument('--cases', help='comma-separated case names (default: all)')
+    parser.add_argument('--modes',
+                        help='comma-separated modes besides specialized (default: all)')
     parser.add_argument('--jobs', type=int, default=2)
     parser.add_argument('--fly-opt')
     args = parser.parse_args()
@@ -201,6 +204,14 @@ def main():
         missing = set(wanted) - {c[0] for c in selected}
         if missing:
             sys.exit(f'error: unknown cases {sorted(missing)}')
+
+    modes = MODES
+    if args.modes:
+        wanted = args.modes.split(',')
+        modes = [m for m in MODES if m[0] == 'specialized' or m[0] in wanted]
+        missing = set(wanted) - {m[0] for m in modes}
+        if missing:
+            sys.exit(f'error: unknown modes {sorted(missing)}')
 
     print(f'fly-opt: {fly_opt}')
     print(f'machine: {platform.node()} {platform.machine()}, {os.cpu_count()} cores; '
@@ -221,7 +232,7 @@ def main():
                 text = with_value(base, param, value)
                 facts[(name, value)] = pool.submit(fact_of, fly_opt, text, param, workdir)
                 for chip in chips:
-                    for mode, first in MODES:
+                    for mode, first in modes:
                         tag = f'{name}-{value}-{chip}-{mode}'
                         jobs[(chip, name, value, mode)] = pool.submit(
                             measure, fly_opt, objdump, readelf, text, chip, first,
@@ -238,7 +249,7 @@ def main():
         for name, _, _ in selected:
             for value in values:
                 base = results[(chip, name, value, 'specialized')]['instrs']
-                for mode, _ in MODES:
+                for mode, _ in modes:
                     r = results[(chip, name, value, mode)]
                     fact = {'specialized': 'const', 'hoisted': 'd=1 index'}.get(mode, '')
                     if mode == 'both':
@@ -253,13 +264,13 @@ def main():
     # values, and whether its memory-access classes equal the specialized ones.
     print('summary: worst instruction ratio over the values vs specialized; '
           '"=mem" when every value has the specialized w128/w64/narrow counts')
-    head = f'{"chip":<7} {"case":<14} ' + ' '.join(f'{m:>13}' for m, _ in MODES[1:])
+    head = f'{"chip":<7} {"case":<14} ' + ' '.join(f'{m:>13}' for m, _ in modes[1:])
     print(head)
     print('-' * len(head))
     for chip in chips:
         for name, _, _ in selected:
             cells = []
-            for mode, _ in MODES[1:]:
+            for mode, _ in modes[1:]:
                 worst = 0.0
                 same_mem = True
                 for value in values:

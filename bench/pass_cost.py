@@ -2,14 +2,24 @@
 """Cost of hoist-stride-specialization against cse, on generated modules.
 
 Generates modules from about 1k to 1M operations: many gpu.func kernels in
-one gpu.module, each with many `spec.param` strides feeding long address
-chains (and one kept parameter), plus a host function that launches every
-kernel. Each module runs through
+one gpu.module, plus a host function that launches every kernel. Kernel
+shapes (--shapes):
+  independent  each of --params strides feeds its own --chain-long address
+               chain into a load; one kept parameter (a comparison);
+  shared       the --params parameters enter one address chain at its top
+               and share its --chain ops (the case where walking each
+               parameter's uses separately multiplies the work);
+  shared-kept  as shared, and the chain also feeds a comparison at every
+               step: every parameter is kept, with --chain blocking uses;
+  many         --params x 8 parameters, pairs of them joining one shared
+               chain after another (deep and wide at once).
+Each module runs through
   fly-opt --pass-pipeline='builtin.module(hoist-stride-specialization{remarks=false},cse)'
     -mlir-timing -mlir-timing-display=list
 and the wall time of both passes (same process, same module) is printed.
 
   bench/pass_cost.py [--sizes 1000,10000,100000,1000000] [--params 8] [--chain 32]
+                     [--shapes independent,shared,shared-kept,many]
 """
 
 import argparse
@@ -22,7 +32,53 @@ import tempfile
 import common
 
 
-def kernel_text(k, params, chain):
+def kernel_text(k, params, chain, shape='independent'):
+    """One kernel of `shape` (see the module docstring)."""
+    if shape != 'independent':
+        return shared_kernel_text(k, params, chain, shape)
+    return independent_kernel_text(k, params, chain)
+
+
+def shared_kernel_text(k, params, chain, shape):
+    """Parameters entering shared address chains: `shared` and `shared-kept`
+    have `params` parameters at the top of one `chain`-long chain; `many` has
+    8x as many, joining the chain two at a time along its length."""
+    count = params * 8 if shape == 'many' else params
+    lines = [f'    gpu.func @k{k}(%buf: memref<?xf32>, %out: memref<?xf32>) kernel {{',
+             '      %tid = gpu.thread_id x',
+             '      %bid = gpu.block_id x']
+    for i in range(count):
+        lines.append(f'      %p{i} = spec.param "p{i}" = {17 + i} : index')
+    prev = '%bid'
+    entering = list(range(count))
+    if shape != 'many':
+        # All parameters at the top of the chain.
+        for i in entering:
+            lines.append(f'      %top{i} = arith.muli {prev}, %p{i} : index')
+            prev = f'%top{i}'
+        entering = []
+    for s in range(chain):
+        name = f'%c{s}'
+        if entering and s % 2 == 0:
+            lines.append(f'      {name} = arith.muli {prev}, %p{entering.pop(0)} : index')
+        elif s % 2 == 0:
+            lines.append(f'      {name} = arith.muli {prev}, %tid : index')
+        else:
+            lines.append(f'      {name} = arith.addi {prev}, %tid : index')
+        if shape == 'shared-kept':
+            lines.append(f'      %k{s} = arith.cmpi ult, {name}, %tid : index')
+        prev = name
+    for i in entering:  # left over when the chain is short
+        lines.append(f'      %late{i} = arith.addi {prev}, %p{i} : index')
+        prev = f'%late{i}'
+    lines.append(f'      %v = memref.load %buf[{prev}] : memref<?xf32>')
+    lines.append('      memref.store %v, %out[%tid] : memref<?xf32>')
+    lines.append('      gpu.return')
+    lines.append('    }')
+    return lines
+
+
+def independent_kernel_text(k, params, chain):
     """One kernel: `params` hoistable strides, each through a `chain`-long
     address computation, and one kept parameter (a comparison)."""
     lines = []
@@ -55,13 +111,25 @@ def kernel_text(k, params, chain):
     return lines
 
 
-def module_text(target_ops, params, chain):
-    per_kernel = params * (chain + 3) + 9
+def module_text(target_ops, params, chain, shape='independent'):
+    per_kernel = len(kernel_text(0, params, chain, shape))
     kernels = max(1, round(target_ops / (per_kernel + 1)))
     lines = ['module attributes {gpu.container_module} {', '  gpu.module @kernels {']
     for k in range(kernels):
-        lines += kernel_text(k, params, chain)
+        lines += kernel_text(k, params, chain, shape)
     lines.append('  }')
+    if shape != 'independent':
+        lines.append('  func.func @host(%buf: memref<?xf32>, %out: memref<?xf32>) {')
+        lines.append('    %c1 = arith.constant 1 : index')
+        lines.append('    %c256 = arith.constant 256 : index')
+        for k in range(kernels):
+            lines.append(f'    gpu.launch_func @kernels::@k{k} blocks in (%c256, %c1, %c1) '
+                         f'threads in (%c256, %c1, %c1) args(%buf : memref<?xf32>, '
+                         f'%out : memref<?xf32>)')
+        lines.append('    return')
+        lines.append('  }')
+        lines.append('}')
+        return '\n'.join(lines) + '\n', kernels
     margs = ', '.join(f'%buf{i}: memref<?xf32>' for i in range(params))
     lines.append(f'  func.func @host({margs}, %out: memref<?xf32>) {{')
     lines.append('    %c1 = arith.constant 1 : index')
@@ -94,6 +162,8 @@ def main():
     parser.add_argument('--sizes', default='1000,10000,100000,1000000')
     parser.add_argument('--params', type=int, default=8)
     parser.add_argument('--chain', type=int, default=32)
+    parser.add_argument('--shapes', default='independent',
+                        help='comma-separated kernel shapes (see above)')
     parser.add_argument('--repeat', type=int, default=3,
                         help='runs per size; the fastest is reported')
     parser.add_argument('--fly-opt')
@@ -101,15 +171,18 @@ def main():
     fly_opt = common.find_fly_opt(args.fly_opt)
     pipe = 'builtin.module(hoist-stride-specialization{remarks=false},cse)'
 
-    header = (f'{"ops":>9} {"kernels":>7} {"params":>6} {"hoist s":>9} {"cse s":>9} '
-              f'{"hoist/cse":>9} {"hoist us/op":>11} {"parse s":>8}')
+    header = (f'{"shape":>12} {"ops":>9} {"kernels":>7} {"params":>6} {"hoist s":>9} '
+              f'{"cse s":>9} {"hoist/cse":>9} {"hoist us/op":>11} {"parse s":>8}')
     print(f'fly-opt: {fly_opt}\npipeline: {pipe}\n'
-          f'{args.params} hoisted + 1 kept parameter per kernel, chains of {args.chain} ops')
+          f'--params {args.params} --chain {args.chain}')
     print(header)
     print('-' * len(header))
+    cases = [(shape, int(size)) for shape in args.shapes.split(',')
+             for size in args.sizes.split(',')]
     with tempfile.TemporaryDirectory(prefix='flyhoist-passcost-') as workdir:
-        for size in [int(s) for s in args.sizes.split(',')]:
-            text, kernels = module_text(size, args.params, args.chain)
+        for shape, size in cases:
+            text, kernels = module_text(size, args.params, args.chain, shape)
+            params_per_kernel = text.count('spec.param') // max(kernels, 1)
             path = os.path.join(workdir, 'm.mlir')
             with open(path, 'w') as f:
                 f.write(text)
@@ -132,8 +205,8 @@ def main():
                 if best is None or hoist + cse < best[0] + best[1]:
                     best = (hoist, cse, parse)
             hoist, cse, parse = best
-            print(f'{ops:>9} {kernels:>7} {args.params * kernels:>6} {hoist:>9.4f} '
-                  f'{cse:>9.4f} {hoist / cse if cse else float("nan"):>9.2f} '
+            print(f'{shape:>12} {ops:>9} {kernels:>7} {params_per_kernel * kernels:>6} '
+                  f'{hoist:>9.4f} {cse:>9.4f} {hoist / cse if cse else float("nan"):>9.2f} '
                   f'{hoist / ops * 1e6:>11.3f} {parse:>8.3f}')
             sys.stdout.flush()
     return 0

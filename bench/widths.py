@@ -1,14 +1,23 @@
 #!/usr/bin/env python3
-"""Compiles the reference kernel for many page-table widths, both ways.
+"""Compiles the paged kernels for many page-table widths, both ways.
 
-For each chip, the kernel of kernels/paged_fp4_mqa_logits.mlir is compiled
-with `max_blocks_per_seq` set to each width, once fully materialized
+For each kernel (--kernel, repeatable; default DEFAULT_KERNELS: the
+reference kernel kernels/paged_fp4_mqa_logits.mlir, the memory-bound gather
+kernels/paged_fp4_k_gather.mlir and the FlyDSL-shaped MQA-logits texts) and
+each of its chips, the kernel is compiled with
+`max_blocks_per_seq` set to each width, once fully materialized
 (materialize-specialization, today's behaviour) and once hoisted
 (hoist-stride-specialization), through flyhoist-amdgpu-pipeline to an HSA
-code object. Prints, per chip and mode, the distinct code objects (sha256 of
-the .hsaco bytes) and the compile times (CPU time of each fly-opt process).
+code object. Prints, per kernel, chip and mode, the distinct code objects
+(sha256 of the .hsaco bytes) and the compile times (CPU time of each fly-opt
+process).
 
-  bench/widths.py [--count 125] [--chips gfx942,gfx950] [--jobs N] [--fly-opt PATH]
+  bench/widths.py [--kernel FILE[:CHIPS] ...] [--count 125] [--chips gfx942,gfx950]
+                  [--jobs N] [--fly-opt PATH]
+
+A kernel written for some chips only names them after a colon
+(kernels/paged_fp4_mqa_logits_flydsl_gfx950.mlir:gfx950); the others are
+compiled for --chips.
 """
 
 import argparse
@@ -23,6 +32,14 @@ import time
 
 import common
 
+# (file, chips or None for --chips): what ./scripts/run.sh compiles.
+DEFAULT_KERNELS = [
+    (common.KERNEL, None),
+    (common.GATHER_KERNEL, None),
+    (os.path.join(common.ROOT, 'kernels', 'paged_fp4_mqa_logits_flydsl_gfx942.mlir'), 'gfx942'),
+    (os.path.join(common.ROOT, 'kernels', 'paged_fp4_mqa_logits_flydsl_gfx950.mlir'), 'gfx950'),
+]
+
 
 def spread_widths(count, low=1, high=512):
     """`count` distinct widths spread evenly over [low, high], ends included;
@@ -35,33 +52,14 @@ def spread_widths(count, low=1, high=512):
     return widths
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--count', type=int, default=125)
-    parser.add_argument('--chips', default='gfx942,gfx950')
-    parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
-    parser.add_argument('--fly-opt')
-    parser.add_argument('--kernel', default=common.KERNEL)
-    parser.add_argument('--save-objects', metavar='DIR',
-                        help='write every code object as DIR/<chip>/<mode>/w<width>.hsaco')
-    args = parser.parse_args()
-
-    fly_opt = common.find_fly_opt(args.fly_opt)
-    with open(args.kernel) as f:
+def run_kernel(path, args, fly_opt, widths, chips, save_dir):
+    """All compiles of one kernel; prints its table. True when the target
+    (one object per width materialized, one in all hoisted) is met."""
+    with open(path) as f:
         kernel = f.read()
-    widths = spread_widths(args.count)
-    chips = args.chips.split(',')
     modes = ['materialized', 'hoisted']
-    pow2 = sum(1 for w in widths if w & (w - 1) == 0)
-    print(f'kernel: {os.path.relpath(args.kernel, common.ROOT)}')
-    print(f'widths: {len(widths)} over {widths[0]}..{widths[-1]} '
-          f'({pow2} powers of two), e.g. {widths[:6]} ... {widths[-3:]}')
-    print(f'fly-opt: {fly_opt}; {args.jobs} parallel compiles; '
-          f'time = CPU time of each fly-opt process')
-    print(f'machine: {platform.node()} {platform.machine()}, {os.cpu_count()} cores; '
-          f'{datetime.datetime.now().isoformat(timespec="seconds")}')
+    print(f'kernel: {os.path.relpath(path, common.ROOT)}')
     sys.stdout.flush()
-
     jobs = [(chip, mode, w) for chip in chips for mode in modes for w in widths]
     results = {}
     start = time.monotonic()
@@ -78,8 +76,8 @@ def main():
             data = objs[0][2]
             if data[:4] != b'\x7fELF':
                 raise RuntimeError(f'{job}: the object is not an ELF code object')
-            if args.save_objects:
-                d = os.path.join(args.save_objects, chip, mode)
+            if save_dir:
+                d = os.path.join(save_dir, chip, mode)
                 os.makedirs(d, exist_ok=True)
                 with open(os.path.join(d, f'w{width}.hsaco'), 'wb') as f:
                     f.write(data)
@@ -122,6 +120,43 @@ def main():
     ok = all(summary[(c, 'materialized')][0] == len(widths) and
              summary[(c, 'hoisted')][0] == 1 for c in chips)
     print('target (N distinct materialized, 1 hoisted): ' + ('met' if ok else 'MISSED'))
+    return ok
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--count', type=int, default=125)
+    parser.add_argument('--chips', default='gfx942,gfx950')
+    parser.add_argument('--jobs', type=int, default=os.cpu_count() or 1)
+    parser.add_argument('--fly-opt')
+    parser.add_argument('--kernel', action='append', metavar='FILE[:CHIPS]',
+                        help='kernel file, with its chips if not --chips '
+                             '(repeatable; default: DEFAULT_KERNELS)')
+    parser.add_argument('--save-objects', metavar='DIR',
+                        help='write every code object as DIR/<chip>/<mode>/w<width>.hsaco '
+                             '(DIR/<kernel>/<chip>/... with several kernels)')
+    args = parser.parse_args()
+
+    fly_opt = common.find_fly_opt(args.fly_opt)
+    specs = ([(k.partition(':')[0], k.partition(':')[2] or None) for k in args.kernel]
+             if args.kernel else DEFAULT_KERNELS)
+    kernels = [(path, (chips or args.chips).split(',')) for path, chips in specs]
+    widths = spread_widths(args.count)
+    pow2 = sum(1 for w in widths if w & (w - 1) == 0)
+    print(f'kernels: {", ".join(os.path.relpath(k, common.ROOT) for k, _ in kernels)}')
+    print(f'widths: {len(widths)} over {widths[0]}..{widths[-1]} '
+          f'({pow2} powers of two), e.g. {widths[:6]} ... {widths[-3:]}')
+    print(f'fly-opt: {fly_opt}; {args.jobs} parallel compiles; '
+          f'time = CPU time of each fly-opt process')
+    print(f'machine: {platform.node()} {platform.machine()}, {os.cpu_count()} cores; '
+          f'{datetime.datetime.now().isoformat(timespec="seconds")}')
+    ok = True
+    for path, chips in kernels:
+        print()
+        save_dir = args.save_objects
+        if save_dir and len(kernels) > 1:
+            save_dir = os.path.join(save_dir, os.path.splitext(os.path.basename(path))[0])
+        ok &= run_kernel(path, args, fly_opt, widths, chips, save_dir)
     return 0 if ok else 1
 
 

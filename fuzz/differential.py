@@ -2,7 +2,7 @@
 """Differential test of hoist-stride-specialization on random kernels.
 
 For each kernel from gen_kernels.py, marked with values M:
-  1. hoist it (fly-opt --hoist-stride-specialization) and read `spec.hoisted`;
+  1. hoist it (fly-opt --hoist-stride-specialization) and read its `#spec.record`;
   2. check, with a checker that shares no code with the pass's analysis, that
      every hoisted argument reaches only load/store index operands through
      address arithmetic (generic-form IR, taint propagation to a fixpoint);
@@ -34,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_kernels  # noqa: E402
 
 LOWER = ["--lower-affine", "--convert-scf-to-cf", "--convert-to-llvm",
-         "--reconcile-unrealized-casts"]
+         "--reconcile-unrealized-casts", "--strip-hoist-records"]
 
 
 class Failure(Exception):
@@ -79,25 +79,22 @@ class Tools:
 
 # -- Reading the pass's output --------------------------------------------------
 
-HOISTED_RE = re.compile(r"spec\.hoisted = \[(.*?)\]")
-ENTRY_RE = re.compile(r"\{([^{}]*)\}")
+ENTRY_RE = re.compile(r'#spec\.hoisted<((?:"[^"]*"|[^<>"])*)>')
+FIELD_RE = re.compile(r'(\w+) = ("[^"]*"|\[(?:"[^"]*"|[^\]"])*\]|[^,]+)')
 
 
 def hoisted_entries(text):
-    """(name, argument index or None, type) for each `spec.hoisted` entry of
-    @kernel."""
+    """(name, argument index or None, type) for each hoisted entry of
+    @kernel's `#spec.record`."""
     kernel_line = next((l for l in text.splitlines()
                         if "func.func @kernel(" in l), "")
-    match = HOISTED_RE.search(kernel_line)
-    if not match:
+    if "spec.record = #spec.record<" not in kernel_line:
         return None
     entries = []
-    for entry in ENTRY_RE.findall(match.group(1)):
-        fields = {}
-        for part in re.findall(r'(\w+)(?: = ("[^"]*"|[^,]+))?', entry):
-            fields[part[0]] = part[1].strip()
+    for entry in ENTRY_RE.findall(kernel_line):
+        fields = {k: v.strip() for k, v in FIELD_RE.findall(entry)}
         name = fields["name"].strip('"')
-        arg = int(fields["argument"].split(":")[0]) if "argument" in fields else None
+        arg = int(fields["argument"]) if "argument" in fields else None
         entries.append((name, arg, fields["type"]))
     return entries
 
@@ -248,7 +245,7 @@ def test_kernel(tools, seed, trials):
     hoisted = tools.opt(source, hoist, "hoisting")
     entries = hoisted_entries(hoisted)
     if entries is None:
-        raise Failure("no spec.hoisted on @kernel", hoisted, {"input.mlir": source})
+        raise Failure("no #spec.record on @kernel", hoisted, {"input.mlir": source})
     names = {e[0] for e in entries}
     stats["hoisted"] = len(entries)
     stats["kept"] = len(kernel.params) - len(entries)

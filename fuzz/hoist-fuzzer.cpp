@@ -49,12 +49,12 @@ namespace {
 const DialectRegistry &fuzzRegistry() {
   static DialectRegistry *registry = [] {
     auto *result = new DialectRegistry();
-    result->insert<affine::AffineDialect, amdgpu::AMDGPUDialect,
-                   arith::ArithDialect, cf::ControlFlowDialect,
-                   func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
-                   LLVM::LLVMDialect, memref::MemRefDialect,
-                   ROCDL::ROCDLDialect, scf::SCFDialect,
-                   vector::VectorDialect, flyhoist::spec::SpecDialect>();
+    result
+        ->insert<affine::AffineDialect, amdgpu::AMDGPUDialect,
+                 arith::ArithDialect, cf::ControlFlowDialect, func::FuncDialect,
+                 gpu::GPUDialect, index::IndexDialect, LLVM::LLVMDialect,
+                 memref::MemRefDialect, ROCDL::ROCDLDialect, scf::SCFDialect,
+                 vector::VectorDialect, flyhoist::spec::SpecDialect>();
     return result;
   }();
   return *registry;
@@ -96,9 +96,8 @@ std::string print(ModuleOp module) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   MLIRContext context(fuzzRegistry(), MLIRContext::Threading::DISABLED);
   // Diagnostics are expected (bad input, remarks); keep them off stderr.
-  ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) {
-    return success();
-  });
+  ScopedDiagnosticHandler quiet(&context,
+                                [](Diagnostic &) { return success(); });
 
   if (preloadArith())
     context.getOrLoadDialect<arith::ArithDialect>();

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the whole test suite. `.ci/run` calls this.
 #
+# 0. clang-format-22 --dry-run --Werror over the C and C++ sources;
 # 1. the regular build (${FLYHOIST_BUILD_DIR:-build}) and its lit suite;
 # 2. an ASan+UBSan build with clang 22 (${FLYHOIST_ASAN_BUILD_DIR:-build-asan})
 #    and the whole lit suite against it (scripts/sanitize.sh);
@@ -13,6 +14,12 @@ build="${FLYHOIST_BUILD_DIR:-$root/build}"
 asan_build="${FLYHOIST_ASAN_BUILD_DIR:-$root/build-asan}"
 
 "$root/scripts/setup.sh"
+
+# The C and C++ sources are clang-format clean (.clang-format, LLVM style).
+find "$root/include" "$root/lib" "$root/tools" "$root/test" "$root/fuzz" \
+  "$root/examples" \( -name '*.cpp' -o -name '*.h' -o -name '*.c' \) -print0 |
+  xargs -0 clang-format-22 --dry-run --Werror
+
 "$root/scripts/build.sh"
 /usr/lib/llvm-22/bin/lit -sv "$build/test"
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Lowers the reference kernel to PTX for sm_90, hoisted and specialized.
+"""Lowers a paged kernel to PTX for sm_90, hoisted and specialized.
 
-For each width, kernels/paged_fp4_mqa_logits.mlir with `max_blocks_per_seq`
+For each width, the kernel (--kernel, default kernels/paged_fp4_mqa_logits.mlir;
+kernels/paged_fp4_k_gather.mlir is the other) with `max_blocks_per_seq`
 set to that width is compiled twice by fly-opt:
   hoisted:      hoist-stride-specialization, flyhoist-nvvm-pipeline{chip=sm_90 format=isa}
   specialized:  materialize-specialization,  flyhoist-nvvm-pipeline{chip=sm_90 format=isa}
@@ -18,12 +19,14 @@ be found to link it, the PTX keeps an undefined call and this script stops.
 Exit status 1 if the hoisted PTX differs between widths or the specialized
 PTX is the same for two widths. Standard library only.
 
-  bench/gpu/make_ptx.py [--widths 1,7,100,128,333,512] [--fly-opt PATH] [-o DIR]
+  bench/gpu/make_ptx.py [--kernel FILE] [--widths 1,7,100,128,333,512]
+                        [--fly-opt PATH] [-o DIR]
 """
 
 import argparse
 import json
 import os
+import re
 import sys
 import tempfile
 
@@ -32,7 +35,6 @@ sys.path.insert(0, os.path.dirname(HERE))
 import common  # noqa: E402
 from refcore import ptx_entry_params  # noqa: E402
 
-ENTRY = 'paged_fp4_mqa_logits'
 DEFAULT_WIDTHS = '1,7,100,128,333,512'
 
 
@@ -40,6 +42,14 @@ def pipeline(mode, chip='sm_90'):
     first = {'hoisted': 'hoist-stride-specialization{remarks=false}',
              'specialized': 'materialize-specialization'}[mode]
     return f'builtin.module({first},flyhoist-nvvm-pipeline{{chip={chip} format=isa}})'
+
+
+def kernel_entry(text):
+    """The name of the kernel's gpu.func (each of our kernels has one)."""
+    names = re.findall(r'gpu\.func\s+@(\w+)', text)
+    if len(names) != 1:
+        sys.exit(f'error: expected one gpu.func, found {names}')
+    return names[0]
 
 
 def main():
@@ -54,11 +64,12 @@ def main():
     fly_opt = common.find_fly_opt(args.fly_opt)
     with open(args.kernel) as f:
         kernel = f.read()
+    entry = kernel_entry(kernel)
     widths = [int(w) for w in args.widths.split(',')]
     os.makedirs(args.output_dir, exist_ok=True)
 
     manifest = {'kernel': os.path.relpath(args.kernel, common.ROOT),
-                'chip': args.chip, 'entry': ENTRY, 'widths': widths,
+                'chip': args.chip, 'entry': entry, 'widths': widths,
                 'pipelines': {m: pipeline(m, args.chip)
                               for m in ('hoisted', 'specialized')},
                 'cuda_home': os.environ.get('CUDA_HOME', ''),
@@ -81,7 +92,7 @@ def main():
                     sys.exit('error: the PTX calls an undefined function (libdevice not '
                              'linked): set CUDA_HOME to a CUDA toolkit and run again')
                 digest = common.sha256(ptx)
-                nparams = len(ptx_entry_params(ptx.decode(), ENTRY))
+                nparams = len(ptx_entry_params(ptx.decode(), entry))
                 manifest[mode][str(w)] = {'sha256': digest, 'params': nparams}
                 if mode == 'hoisted':
                     if hoisted_ptx is None:

@@ -1,13 +1,18 @@
-"""Pure-Python core of the GPU runner: formats, kernel ABI, a scalar reference.
+"""Pure-Python core of the GPU runner: formats, kernel ABI, scalar references.
 
 Standard library only, so it can be checked on a machine without NumPy or a
 GPU (`python3 bench/gpu/refcore.py` runs the self-checks). run_reference.py
 uses these definitions and checks its vectorized NumPy versions against them.
 
-Kernel (kernels/paged_fp4_mqa_logits.mlir), geometry fixed by its spec.params:
-  heads 64, head_dim 128, page_size 64 tokens, block_k 256, grid 512 x 256.
+Prefill kernel (kernels/paged_fp4_mqa_logits.mlir), geometry fixed by its
+spec.params: heads 64, head_dim 128, page_size 64 tokens, block_k 256, grid
+512 x 256.
   logits[t, j] = sum_h w[t, h] * relu(q[t, h, :] . k[row(t, j), :]),  j < kv_len[t]
   row(t, j) = block_table[tok_seq[t] * W + j // 64] * 64 + j % 64
+
+Gather kernel (kernels/paged_fp4_k_gather.mlir): grid (B, splits) x 256.
+  out[out_start[b] + j, :] = bf16(k[row(b, j), :]),  j < seq_len[b]
+  row(b, j) = block_table[b * W + j // 64] * 64 + j % 64
 """
 
 import math
@@ -29,6 +34,12 @@ MEMREFS = [('q', 1), ('q_scale', 1), ('kv', 1), ('kv_scale', 1),
            ('block_table', 4), ('weights', 2), ('tok_seq', 4), ('kv_len', 4),
            ('logits', 4)]
 SENTINEL_BITS = 0x7FBADBAD           # a NaN the kernel never produces
+
+GATHER_ENTRY = 'paged_fp4_k_gather'
+GATHER_MEMREFS = [('kv', 1), ('kv_scale', 1), ('block_table', 4),
+                  ('seq_len', 4), ('out_start', 4), ('out', 2)]
+GATHER_BLOCK = 256
+GATHER_SENTINEL_BITS = 0x7FBB       # a bf16 NaN the gather never writes
 
 
 def fp4_units(nibble):
@@ -95,6 +106,32 @@ def reference_logit(inp, width, t, j):
     return total
 
 
+def gather_reference_row(inp, width, b, j):
+    """out[out_start[b] + j, :] of the gather kernel in Python floats: the
+    decoded K row (exact in bf16). inp: kv, kv_scale, block_table lists."""
+    page = inp['block_table'][b * width + j // PAGE]
+    row = page * PAGE + j % PAGE
+    return decode_row(inp['kv'][row * ROW_BYTES:(row + 1) * ROW_BYTES],
+                      inp['kv_scale'][row * ROW_SCALES:(row + 1) * ROW_SCALES])
+
+
+def gather_kernel_args(ptrs, sizes, splits, width=None):
+    """The gather kernel's parameters: 6 memrefs (5 words each), `splits`,
+    and the hoisted kernel's trailing width."""
+    args = []
+    for name, _ in GATHER_MEMREFS:
+        args += [ptrs[name], ptrs[name], 0, sizes[name], 1]
+    args.append(splits)
+    if width is not None:
+        args.append(width)
+    return args
+
+
+def gather_splits(width):
+    """Blocks per sequence the launcher picks: at most 16 pages each."""
+    return max(1, -(-width // 16))
+
+
 def kernel_args(ptrs, sizes, num_tokens, logits_stride, width=None):
     """The kernel's parameter list as unsigned 64-bit integers.
 
@@ -124,10 +161,11 @@ def ptx_entry_params(ptx, entry=ENTRY):
     return out
 
 
-def check_abi(ptx, hoisted):
-    """Raises unless the PTX entry takes what kernel_args passes: 8-byte params."""
-    params = ptx_entry_params(ptx)
-    want = 5 * len(MEMREFS) + 2 + (1 if hoisted else 0)
+def check_abi(ptx, hoisted, entry=ENTRY, memrefs=MEMREFS, scalars=2):
+    """Raises unless the PTX entry takes what kernel_args (or
+    gather_kernel_args) passes: 8-byte params."""
+    params = ptx_entry_params(ptx, entry)
+    want = 5 * len(memrefs) + scalars + (1 if hoisted else 0)
     if len(params) != want:
         raise ValueError(f'PTX entry has {len(params)} params, expected {want}')
     bad = [p for p in params if p[0] not in ('.u64', '.b64', '.s64')]
@@ -196,6 +234,23 @@ def _self_test():
     # head 0: relu(1 * 2) * 3 = 6; head 1: relu(-2) * 5 = 0.
     assert reference_logit(inp, 2, 0, 65) == 6.0
     assert reference_logit(inp, 2, 0, 1) == 0.0
+    # Gather: sequence 1 of a width-2 table, token 70 is in its second page
+    # (physical page 0), slot 6 -> row 6.
+    g = {'kv': [0] * (2 * PAGE * ROW_BYTES), 'kv_scale': [127] * (2 * PAGE * ROW_SCALES),
+         'block_table': [1, 1, 1, 0]}
+    g['kv'][6 * ROW_BYTES + 1] = 0xF9           # values 2, 3: -0.5, -6.0
+    g['kv_scale'][6 * ROW_SCALES] = 128         # block 0 scaled by 2
+    r = gather_reference_row(g, 2, 1, 70)
+    assert r[:4] == [0.0, 0.0, -1.0, -12.0] and r[32:] == [0.0] * 96
+    gp = {n: 0x100 * (i + 1) for i, (n, _) in enumerate(GATHER_MEMREFS)}
+    gs = {n: 5 + i for i, (n, _) in enumerate(GATHER_MEMREFS)}
+    a = gather_kernel_args(gp, gs, 3)
+    assert len(a) == 31 and a[-1] == 3 and a[25:30] == [0x600, 0x600, 0, 10, 1]
+    assert gather_kernel_args(gp, gs, 3, width=7)[-2:] == [3, 7]
+    assert [gather_splits(w) for w in (1, 16, 17, 1023)] == [1, 1, 2, 64]
+    gptx = ('.visible .entry paged_fp4_k_gather(\n'
+            + ',\n'.join(f'\t.param .u64 p_{i}' for i in range(32)) + '\n)\n{')
+    assert check_abi(gptx, True, GATHER_ENTRY, GATHER_MEMREFS, 1) == 32
     print(table([[1, 2.5, 'yes']], ['width', 'err', 'ok']))
     print('refcore self-test: ok')
 

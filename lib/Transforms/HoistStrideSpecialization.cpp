@@ -1,14 +1,20 @@
 //===- HoistStrideSpecialization.cpp - The hoisting pass ------------------===//
 //
-// A thin driver over hoistStrideSpecialization(), which frontends can call
-// directly.
+// hoistStrideSpecialization(), which frontends call directly, and the pass,
+// a thin driver over it.
 //
 //===----------------------------------------------------------------------===//
 
 #include "flyhoist/Transforms/HoistStrideSpecialization.h"
+
+#include "flyhoist/Transforms/HoistPlanning.h"
+#include "flyhoist/Transforms/HoistRewrite.h"
+#include "flyhoist/Transforms/KernelDiscovery.h"
 #include "flyhoist/Transforms/Manifest.h"
 #include "flyhoist/Transforms/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -20,47 +26,89 @@ namespace mlir::flyhoist {
 using namespace mlir;
 using namespace mlir::flyhoist;
 
+FailureOr<StrideUseRules> mlir::flyhoist::validateHoistOptions(
+    const HoistOptions &options, function_ref<InFlightDiagnostic()> emitError) {
+  if (options.divisibility > 1 && !llvm::isPowerOf2_64(options.divisibility))
+    return emitError() << "divisibility=" << options.divisibility
+                       << " must be a power of two (or 0 for off)";
+  std::string error;
+  FailureOr<StrideUseRules> rules = StrideUseRules::parse(
+      options.addressOperands, options.passThroughOperands, error);
+  if (failed(rules))
+    return emitError() << error;
+  return rules;
+}
+
+FailureOr<HoistSummary>
+mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
+                                          const HoistOptions &options) {
+  auto emitError = [&] { return module.emitError(); };
+  FailureOr<StrideUseRules> rules = validateHoistOptions(options, emitError);
+  if (failed(rules))
+    return failure();
+  // Open the manifest first: an unwritable path must fail before the
+  // module changes.
+  std::unique_ptr<llvm::ToolOutputFile> manifestFile;
+  if (!options.manifestPath.empty()) {
+    std::string error;
+    manifestFile = openOutputFile(options.manifestPath, &error);
+    if (!manifestFile)
+      return module.emitError() << "cannot write manifest '"
+                                << options.manifestPath << "': " << error;
+  }
+  // Called without a pass manager, nothing may have loaded the dialects of
+  // the ops the rewrite creates, nor attached the analysis' models.
+  MLIRContext *context = module.getContext();
+  context->getOrLoadDialect<arith::ArithDialect>();
+  context->getOrLoadDialect<LLVM::LLVMDialect>();
+  DialectRegistry models;
+  registerStrideUseExternalModels(models);
+  context->appendDialectRegistry(models);
+  FailureOr<DiscoveredModule> discovered = discoverKernels(module);
+  if (failed(discovered))
+    return failure();
+  ModulePlan plan = planHoisting(std::move(*discovered), options, *rules);
+  HoistSummary summary = rewriteForPlan(plan, options);
+  if (manifestFile) {
+    manifestFile->os() << renderManifestJSON(module);
+    manifestFile->keep();
+  }
+  return summary;
+}
+
 namespace {
 struct HoistStrideSpecializationPass
     : public flyhoist::impl::HoistStrideSpecializationBase<
           HoistStrideSpecializationPass> {
   using Base::Base;
 
+  void getDependentDialects(DialectRegistry &registry) const override {
+    Base::getDependentDialects(registry);
+    // The analysis reads upstream ops through these models.
+    registerStrideUseExternalModels(registry);
+  }
+
   void runOnOperation() override {
-    ModuleOp module = getOperation();
-    // Open the manifest first: an unwritable path must fail before the
-    // module changes.
-    std::unique_ptr<llvm::ToolOutputFile> manifestFile;
-    if (!manifestPath.empty()) {
-      std::string error;
-      manifestFile = openOutputFile(manifestPath, &error);
-      if (!manifestFile) {
-        module.emitError() << "cannot write manifest '" << manifestPath
-                           << "': " << error;
-        return signalPassFailure();
-      }
-    }
-
-    if (divisibility > 1 && !llvm::isPowerOf2_64(divisibility)) {
-      module.emitError() << "divisibility=" << static_cast<uint64_t>(divisibility)
-                         << " must be a power of two (or 0 for off)";
-      return signalPassFailure();
-    }
-
+    // The pass's options are the API's options; only their storage differs.
     HoistOptions options;
     options.materializeKept = materializeKept;
     options.emitRemarks = emitRemarks;
     options.hoistIntoHost = hoistIntoHost;
     options.divisibility = divisibility;
     options.narrowRange = narrowRange;
-    FailureOr<HoistReport> report = hoistStrideSpecialization(module, options);
-    if (failed(report))
+    options.addressOperands.assign(addressOperands.begin(),
+                                   addressOperands.end());
+    options.passThroughOperands.assign(passThroughOperands.begin(),
+                                       passThroughOperands.end());
+    options.manifestPath = manifestPath;
+    FailureOr<HoistSummary> summary =
+        hoistStrideSpecialization(getOperation(), options);
+    if (failed(summary))
       return signalPassFailure();
-
-    if (manifestFile) {
-      manifestFile->os() << renderManifestJSON(module, *report);
-      manifestFile->keep();
-    }
+    numHoisted += summary->hoisted;
+    numKept += summary->kept;
+    numRemoved += summary->removed;
+    numLaunchSitesUpdated += summary->launchSitesUpdated;
   }
 };
 } // namespace

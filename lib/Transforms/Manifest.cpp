@@ -2,6 +2,9 @@
 
 #include "flyhoist/Transforms/Manifest.h"
 
+#include "flyhoist/Dialect/Spec/SpecDialect.h"
+#include "flyhoist/Transforms/KernelDiscovery.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/OperationSupport.h"
@@ -15,15 +18,19 @@ using namespace mlir::flyhoist;
 
 std::string mlir::flyhoist::fingerprintGPUModule(gpu::GPUModuleOp module) {
   // Generic form and no locations: the hash must not depend on the printer's
-  // pretty forms or on where the frontend traced the kernel from.
+  // pretty forms or on where the frontend traced the kernel from. Hoist
+  // records hold locations as attributes, which the printer prints whatever
+  // the flags say: hash a copy whose records have none.
+  OwningOpRef<Operation *> copy = module->clone();
+  for (auto [op, record] : spec::collectHoistRecords(*copy))
+    op->setAttr(spec::kRecordAttrName, record.withoutLocations());
   std::string text;
   llvm::raw_string_ostream os(text);
   OpPrintingFlags flags;
   flags.printGenericOpForm().enableDebugInfo(false).assumeVerified();
-  module->print(os, flags);
-  std::array<uint8_t, 32> digest = llvm::SHA256::hash(
-      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(text.data()),
-                        text.size()));
+  (*copy)->print(os, flags);
+  std::array<uint8_t, 32> digest = llvm::SHA256::hash(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(text.data()), text.size()));
   return "sha256:" + llvm::toHex(digest, /*LowerCase=*/true);
 }
 
@@ -31,8 +38,8 @@ std::string mlir::flyhoist::fingerprintGPUModule(gpu::GPUModuleOp module) {
 /// sites), "unknown" otherwise.
 static std::string describeLocation(Location location) {
   if (auto fileLoc = dyn_cast<FileLineColLoc>(location))
-    return (fileLoc.getFilename().getValue() + ":" +
-            Twine(fileLoc.getLine()) + ":" + Twine(fileLoc.getColumn()))
+    return (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
+            ":" + Twine(fileLoc.getColumn()))
         .str();
   if (auto nameLoc = dyn_cast<NameLoc>(location))
     return describeLocation(nameLoc.getChildLoc());
@@ -52,54 +59,58 @@ static std::string typeToString(Type type) {
   return text;
 }
 
-std::string mlir::flyhoist::renderManifestJSON(ModuleOp module,
-                                               const HoistReport &report) {
-  llvm::json::Array kernels;
-  for (const KernelReport &kernel : report.kernels) {
-    llvm::json::Array hoisted;
-    for (const HoistedParam &param : kernel.hoisted) {
-      llvm::json::Object entry{
-          {"name", param.name},
-          {"type", typeToString(param.type)},
-          {"source", param.argumentIndex ? "argument" : "equals"},
-      };
-      if (param.argumentIndex)
-        entry["argument"] = static_cast<int64_t>(*param.argumentIndex);
-      else
-        entry["argument"] = nullptr;
-      llvm::json::Array preconditions;
-      for (const std::string &fact : param.preconditions)
-        preconditions.push_back(fact);
-      entry["preconditions"] = std::move(preconditions);
-      entry["host_argument"] =
-          param.hostArgument ? llvm::json::Value(static_cast<int64_t>(
-                                   *param.hostArgument))
-                             : llvm::json::Value(nullptr);
-      hoisted.push_back(std::move(entry));
-    }
-    llvm::json::Array kept;
-    for (const KeptParam &param : kernel.kept)
-      kept.push_back(llvm::json::Object{
-          {"name", param.name},
-          {"value", param.value},
-          {"reason", param.reason},
-          {"location", describeLocation(param.location)},
-      });
-    llvm::json::Array launchSites;
-    for (Location site : kernel.launchSites)
-      launchSites.push_back(describeLocation(site));
-    kernels.push_back(llvm::json::Object{
-        {"symbol", kernel.symbol},
-        {"hoisted", std::move(hoisted)},
-        {"kept", std::move(kept)},
-        {"launch_sites", std::move(launchSites)},
+/// The manifest entry of one function with a hoist record.
+static llvm::json::Object renderFunction(Operation *function,
+                                         spec::HoistRecordAttr record) {
+  auto optionalNumber = [](std::optional<int64_t> number) {
+    return number ? llvm::json::Value(*number) : llvm::json::Value(nullptr);
+  };
+  llvm::json::Array hoisted;
+  for (spec::HoistedParamAttr param : record.getHoistedParams()) {
+    llvm::json::Array preconditions;
+    if (ArrayAttr facts = param.getPreconditions())
+      for (auto fact : facts.getAsValueRange<StringAttr>())
+        preconditions.push_back(fact.str());
+    hoisted.push_back(llvm::json::Object{
+        {"name", param.getName().str()},
+        {"type", typeToString(param.getType())},
+        {"source", param.getArgument() ? "argument" : "equals"},
+        {"argument", optionalNumber(param.getArgument())},
+        {"divisor", optionalNumber(param.getDivisor())},
+        {"preconditions", std::move(preconditions)},
+        {"host_argument", optionalNumber(param.getHostArgument())},
     });
   }
+  llvm::json::Array kept;
+  for (spec::KeptParamAttr param : record.getKeptParams())
+    kept.push_back(llvm::json::Object{
+        {"name", param.getName().str()},
+        {"value", param.getValue()},
+        {"reason", param.getReason().str()},
+        {"location", describeLocation(param.getLocation())},
+    });
+  llvm::json::Array launchSites;
+  for (LocationAttr site : record.getLaunchSiteLocations())
+    launchSites.push_back(describeLocation(site));
+  return llvm::json::Object{
+      {"symbol", symbolPath(function)},
+      {"hoisted", std::move(hoisted)},
+      {"kept", std::move(kept)},
+      {"launch_sites", std::move(launchSites)},
+  };
+}
+
+std::string mlir::flyhoist::renderManifestJSON(ModuleOp module) {
+  llvm::json::Array kernels;
+  llvm::json::Array deviceFunctions;
+  for (auto [function, record] : spec::collectHoistRecords(module))
+    (record.getDevice() ? deviceFunctions : kernels)
+        .push_back(renderFunction(function, record));
 
   llvm::json::Array gpuModules;
   module.walk([&](gpu::GPUModuleOp gpuModule) {
     gpuModules.push_back(llvm::json::Object{
-        {"symbol", "@" + gpuModule.getName().str()},
+        {"symbol", symbolPath(gpuModule)},
         {"fingerprint", fingerprintGPUModule(gpuModule)},
     });
   });
@@ -108,6 +119,7 @@ std::string mlir::flyhoist::renderManifestJSON(ModuleOp module,
       {"schema", "flyhoist-manifest"},
       {"version", kManifestSchemaVersion},
       {"kernels", std::move(kernels)},
+      {"device_functions", std::move(deviceFunctions)},
       {"gpu_modules", std::move(gpuModules)},
   };
   std::string text;

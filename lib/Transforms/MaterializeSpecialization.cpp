@@ -1,12 +1,14 @@
 //===- MaterializeSpecialization.cpp - spec.param to constants ------------===//
 //
-// A thin driver over materializeSpecialization(): the fully specialized
-// baseline.
+// materializeSpecialization() and the pass, a thin driver over it.
 //
 //===----------------------------------------------------------------------===//
 
-#include "flyhoist/Transforms/HoistStrideSpecialization.h"
+#include "flyhoist/Transforms/MaterializeSpecialization.h"
 #include "flyhoist/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Builders.h"
 
 namespace mlir::flyhoist {
 #define GEN_PASS_DEF_MATERIALIZESPECIALIZATION
@@ -15,6 +17,34 @@ namespace mlir::flyhoist {
 
 using namespace mlir;
 using namespace mlir::flyhoist;
+using spec::ParamOp;
+
+void mlir::flyhoist::materializeParam(ParamOp param) {
+  OpBuilder builder(param);
+  Value constant = arith::ConstantOp::create(builder, param.getLoc(),
+                                             param.getValueAsTypedAttr());
+  param.replaceAllUsesWith(constant);
+  param.erase();
+}
+
+unsigned mlir::flyhoist::materializeSpecialization(Operation *root) {
+  // Called without a pass manager, nothing may have loaded arith yet.
+  root->getContext()->getOrLoadDialect<arith::ArithDialect>();
+  SmallVector<ParamOp> params;
+  root->walk([&](ParamOp param) { params.push_back(param); });
+  for (ParamOp param : params)
+    materializeParam(param);
+  return params.size();
+}
+
+LogicalResult mlir::flyhoist::verifyConsistentParamValues(Operation *root) {
+  spec::ParamValueTable table;
+  WalkResult result = root->walk([&](ParamOp param) {
+    return failed(table.check(param)) ? WalkResult::interrupt()
+                                      : WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
 
 namespace {
 struct MaterializeSpecializationPass

@@ -1,13 +1,25 @@
-/*===- flyhoist-capi-test.c - Tests of the flyhoist C API ------------------===*\
+/*===- flyhoist-capi-test.c - A C host of libFlyHoistMLIRCAPI.so ----------===*\
 |*                                                                            *|
-|* Exercises include/flyhoist-c/FlyHoist.h from C: success paths (hoisting,   *|
-|* manifest, fingerprints, bytecode, code objects) and error paths (bad IR,   *|
-|* bad pipeline, conflicting parameter values, bad arguments). Prints one     *|
-|* line per check for FileCheck; exits non-zero on an unexpected result.     *|
+|* Does what a frontend does: its own MlirContext with upstream dialects and  *|
+|* ours (through the dialect handle), its own module (parsed, with one        *|
+|* spec.param built through MLIR's C API), the pass run through               *|
+|* mlirParsePassPipeline + mlirPassManagerRunOnOp and through                 *|
+|* flyhoistHoistStrideSpecialization, then the manifest, the fingerprints and *|
+|* a code object. The `errors` mode checks that bad options and bad IR fail   *|
+|* with located diagnostics and leave the module unchanged. One line per      *|
+|* check for FileCheck; the exit status counts unexpected results.            *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 
 #include "flyhoist-c/FlyHoist.h"
+
+#include "mlir-c/BuiltinAttributes.h"
+#include "mlir-c/BuiltinTypes.h"
+#include "mlir-c/Diagnostics.h"
+#include "mlir-c/Dialect/GPU.h"
+#include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
+#include "mlir-c/RegisterEverything.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,45 +27,146 @@
 
 static int failures = 0;
 
-/* Reports an unexpected failure and counts it. */
-static void fail(const char *what, flyhoist_status_t *status) {
-  printf("UNEXPECTED %s: %s\n", what, flyhoistStatusGetMessage(status));
-  ++failures;
+static void check(int ok, const char *what) {
+  if (!ok) {
+    printf("UNEXPECTED: %s\n", what);
+    ++failures;
+  }
 }
 
-/* Prints the code and the first line of the message of an expected error. */
-static void expectError(const char *what, flyhoist_status_t *status,
-                        flyhoist_status_code_t code) {
-  if (!status) {
-    printf("UNEXPECTED %s: succeeded\n", what);
-    ++failures;
+/*===----------------------------------------------------------------------===*
+ * Growing strings, filled by MlirStringCallback
+ *===----------------------------------------------------------------------===*/
+
+typedef struct {
+  char *data;
+  size_t size;
+} Text;
+
+static void appendToText(MlirStringRef piece, void *userData) {
+  Text *text = (Text *)userData;
+  char *grown = (char *)realloc(text->data, text->size + piece.length + 1);
+  if (!grown)
+    abort();
+  memcpy(grown + text->size, piece.data, piece.length);
+  text->size += piece.length;
+  grown[text->size] = '\0';
+  text->data = grown;
+}
+
+static void appendCString(Text *text, const char *s) {
+  appendToText(mlirStringRefCreateFromCString(s), text);
+}
+
+static const char *textOf(const Text *text) {
+  return text->data ? text->data : "";
+}
+
+static void clearText(Text *text) {
+  free(text->data);
+  text->data = NULL;
+  text->size = 0;
+}
+
+static Text printOperation(MlirOperation op) {
+  Text text = {NULL, 0};
+  mlirOperationPrint(op, appendToText, &text);
+  return text;
+}
+
+/*===----------------------------------------------------------------------===*
+ * Diagnostics, as a frontend renders them: "file:line:col: severity: text"
+ *===----------------------------------------------------------------------===*/
+
+/* Everything the context reported since the last clearText(&diagnostics). */
+static Text diagnostics = {NULL, 0};
+
+static void appendLocation(Text *text, MlirLocation location) {
+  if (mlirLocationIsAFileLineColRange(location)) {
+    char position[64];
+    appendToText(
+        mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(location)),
+        text);
+    snprintf(position, sizeof(position), ":%d:%d",
+             mlirLocationFileLineColRangeGetStartLine(location),
+             mlirLocationFileLineColRangeGetStartColumn(location));
+    appendCString(text, position);
     return;
   }
-  const char *message = flyhoistStatusGetMessage(status);
-  printf("%s: code %d%s\n", what, (int)flyhoistStatusGetCode(status),
-         flyhoistStatusGetCode(status) == code ? "" : " (WRONG CODE)");
-  if (flyhoistStatusGetCode(status) != code)
-    ++failures;
-  /* The whole message, indented, so FileCheck can look at diagnostics. */
-  printf("  | ");
-  for (const char *c = message; *c; ++c) {
-    putchar(*c);
-    if (*c == '\n' && c[1])
-      printf("  | ");
+  if (mlirLocationIsAName(location)) {
+    appendLocation(text, mlirLocationNameGetChildLoc(location));
+    return;
   }
-  if (message[0] && message[strlen(message) - 1] != '\n')
-    putchar('\n');
-  flyhoistStatusDestroy(status);
+  mlirLocationPrint(location, appendToText, text);
 }
 
-/* A kernel whose block-table row stride is a specialization parameter, and
-   whose loop bound is another. `%WIDTH%` is replaced by the width. */
+static void appendDiagnostic(Text *text, MlirDiagnostic diagnostic) {
+  static const char *severities[] = {"error", "warning", "note", "remark"};
+  Text message = {NULL, 0};
+  mlirDiagnosticPrint(diagnostic, appendToText, &message);
+  /* MLIR attaches the whole op to a diagnostic emitted on it (the context's
+     printOpOnDiagnostic, which the C API cannot turn off); a frontend shows
+     the location instead. */
+  if (strncmp(textOf(&message), "see current operation:", 22) != 0) {
+    appendLocation(text, mlirDiagnosticGetLocation(diagnostic));
+    appendCString(text, ": ");
+    appendCString(text, severities[mlirDiagnosticGetSeverity(diagnostic)]);
+    appendCString(text, ": ");
+    appendCString(text, textOf(&message));
+    appendCString(text, "\n");
+  }
+  clearText(&message);
+  for (intptr_t i = 0, e = mlirDiagnosticGetNumNotes(diagnostic); i < e; ++i)
+    appendDiagnostic(text, mlirDiagnosticGetNote(diagnostic, i));
+}
+
+static MlirLogicalResult collectDiagnostic(MlirDiagnostic diagnostic,
+                                           void *userData) {
+  appendDiagnostic((Text *)userData, diagnostic);
+  return mlirLogicalResultSuccess();
+}
+
+/* Prints what was collected, indented, under `title`, and clears it. */
+static void dumpDiagnostics(const char *title) {
+  printf("%s:\n", title);
+  const char *line = textOf(&diagnostics);
+  while (*line) {
+    const char *end = strchr(line, '\n');
+    size_t length = end ? (size_t)(end - line) : strlen(line);
+    printf("  | %.*s\n", (int)length, line);
+    line += length + (end ? 1 : 0);
+  }
+  clearText(&diagnostics);
+}
+
+/*===----------------------------------------------------------------------===*
+ * The frontend's context and modules
+ *===----------------------------------------------------------------------===*/
+
+static MlirContext createFrontendContext(void) {
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  mlirDialectHandleInsertDialect(mlirGetDialectHandle__spec__(), registry);
+  MlirContext context =
+      mlirContextCreateWithRegistry(registry, /*threadingEnabled=*/false);
+  mlirDialectRegistryDestroy(registry);
+  /* gpu-module-to-binary translates each gpu.module to LLVM IR. */
+  mlirRegisterAllLLVMTranslations(context);
+  mlirContextAttachDiagnosticHandler(context, collectDiagnostic, &diagnostics,
+                                     NULL);
+  return context;
+}
+
+/* A kernel whose block-table row stride is a parameter and whose loop bound
+   is another, launched by a host function. The row stride is traced as an
+   `arith.constant` marked `frontend.width`, which buildWidthParam replaces
+   by a spec.param built through the C API. */
 static const char *kernelTemplate =
     "module attributes {gpu.container_module} {\n"
     "  gpu.module @kernels {\n"
     "    gpu.func @gather(%bt: memref<?xi32>, %out: memref<?xi32>,\n"
     "                     %seq: index) kernel {\n"
-    "      %w = spec.param \"max_blocks_per_seq\" = %WIDTH% : index\n"
+    "      %w = arith.constant {frontend.width} @WIDTH@ : index\n"
     "      %n = spec.param \"pages\" = 4 : index\n"
     "      %c0 = arith.constant 0 : index\n"
     "      %c1 = arith.constant 1 : index\n"
@@ -76,276 +189,505 @@ static const char *kernelTemplate =
     "  }\n"
     "}\n";
 
-/* Returns the kernel text for `width` (caller frees). */
-static char *kernelFor(int width) {
-  const char *hole = strstr(kernelTemplate, "%WIDTH%");
-  size_t size = strlen(kernelTemplate) + 32;
-  char *text = (char *)malloc(size);
-  snprintf(text, size, "%.*s%d%s", (int)(hole - kernelTemplate),
-           kernelTemplate, width, hole + strlen("%WIDTH%"));
-  return text;
+/* Finds the first op named `name` under `op` (pre-order), or a null op. */
+static MlirOperation findOp(MlirOperation op, const char *name) {
+  if (mlirStringRefEqual(mlirIdentifierStr(mlirOperationGetName(op)),
+                         mlirStringRefCreateFromCString(name)))
+    return op;
+  for (intptr_t r = 0, re = mlirOperationGetNumRegions(op); r < re; ++r) {
+    MlirRegion region = mlirOperationGetRegion(op, r);
+    for (MlirBlock block = mlirRegionGetFirstBlock(region);
+         !mlirBlockIsNull(block); block = mlirBlockGetNextInRegion(block))
+      for (MlirOperation child = mlirBlockGetFirstOperation(block);
+           !mlirOperationIsNull(child);
+           child = mlirOperationGetNextInBlock(child)) {
+        MlirOperation found = findOp(child, name);
+        if (!mlirOperationIsNull(found))
+          return found;
+      }
+  }
+  MlirOperation none = {NULL};
+  return none;
 }
 
-/* Parses `text` into a module, or returns NULL after reporting. */
-static flyhoist_module_t *parse(flyhoist_session_t *session, const char *text,
-                                const char *name) {
-  flyhoist_module_t *module = NULL;
-  flyhoist_status_t *status =
-      flyhoistModuleParse(session, text, strlen(text), name, &module);
-  if (status) {
-    fail("parse", status);
-    flyhoistStatusDestroy(status);
-    return NULL;
-  }
+/* Replaces the marked constant by `spec.param "max_blocks_per_seq" = V`,
+   built through the C API, with a location of the frontend's own. */
+static void buildWidthParam(MlirOperation module, int64_t width) {
+  MlirContext context = mlirOperationGetContext(module);
+  MlirOperation marked = findOp(module, "arith.constant");
+  while (!mlirOperationIsNull(marked) &&
+         mlirAttributeIsNull(mlirOperationGetAttributeByName(
+             marked, mlirStringRefCreateFromCString("frontend.width"))))
+    marked = mlirOperationGetNextInBlock(marked);
+  check(!mlirOperationIsNull(marked), "the traced width constant is there");
+  if (mlirOperationIsNull(marked))
+    return;
+
+  MlirLocation location = mlirLocationFileLineColGet(
+      context, mlirStringRefCreateFromCString("frontend.py"), 42, 7);
+  MlirOperationState state = mlirOperationStateGet(
+      mlirStringRefCreateFromCString("spec.param"), location);
+  MlirNamedAttribute attributes[] = {
+      mlirNamedAttributeGet(
+          mlirIdentifierGet(context, mlirStringRefCreateFromCString("name")),
+          mlirStringAttrGet(
+              context, mlirStringRefCreateFromCString("max_blocks_per_seq"))),
+      mlirNamedAttributeGet(
+          mlirIdentifierGet(context, mlirStringRefCreateFromCString("value")),
+          mlirIntegerAttrGet(mlirIntegerTypeGet(context, 64), width)),
+  };
+  mlirOperationStateAddAttributes(&state, 2, attributes);
+  MlirType index = mlirIndexTypeGet(context);
+  mlirOperationStateAddResults(&state, 1, &index);
+  MlirOperation param = mlirOperationCreate(&state);
+  check(!mlirOperationIsNull(param), "spec.param built");
+  mlirBlockInsertOwnedOperationBefore(mlirOperationGetBlock(marked), marked,
+                                      param);
+  mlirValueReplaceAllUsesOfWith(mlirOperationGetResult(marked, 0),
+                                mlirOperationGetResult(param, 0));
+  mlirOperationDestroy(marked);
+}
+
+/* The frontend's module for `width`: parsed, then the width built in. */
+static MlirOperation traceKernel(MlirContext context, int64_t width,
+                                 const char *sourceName) {
+  char text[4096];
+  const char *hole = strstr(kernelTemplate, "@WIDTH@");
+  snprintf(text, sizeof(text), "%.*s%lld%s", (int)(hole - kernelTemplate),
+           kernelTemplate, (long long)width, hole + strlen("@WIDTH@"));
+  MlirOperation module =
+      mlirOperationCreateParse(context, mlirStringRefCreateFromCString(text),
+                               mlirStringRefCreateFromCString(sourceName));
+  check(!mlirOperationIsNull(module), "kernel parses");
+  if (!mlirOperationIsNull(module))
+    buildWidthParam(module, width);
   return module;
 }
 
-/* Returns the fingerprint of `width`'s kernel after `pipeline` (caller
-   destroys), or NULL. */
-static flyhoist_buffer_t *fingerprintAfter(flyhoist_session_t *session,
-                                           int width, const char *pipeline) {
-  char *text = kernelFor(width);
-  flyhoist_module_t *module = parse(session, text, "width");
-  free(text);
-  if (!module)
-    return NULL;
-  flyhoist_buffer_t *hex = NULL;
-  flyhoist_status_t *status = flyhoistModuleRunPipeline(module, pipeline);
-  if (!status)
-    status = flyhoistModuleGetFingerprint(module, "kernels", &hex);
-  if (status) {
-    fail("fingerprint", status);
-    flyhoistStatusDestroy(status);
-  }
-  flyhoistModuleDestroy(module);
+/* Runs `pipeline` over `module` as a frontend does; 1 on success. Parse
+   errors of the pipeline text are collected with the diagnostics. */
+static int runPipeline(MlirOperation module, const char *pipeline) {
+  MlirContext context = mlirOperationGetContext(module);
+  MlirPassManager pm = mlirPassManagerCreate(context);
+  MlirLogicalResult parsed = mlirParsePassPipeline(
+      mlirPassManagerGetAsOpPassManager(pm),
+      mlirStringRefCreateFromCString(pipeline), appendToText, &diagnostics);
+  int ok = mlirLogicalResultIsSuccess(parsed) &&
+           mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, module));
+  mlirPassManagerDestroy(pm);
+  return ok;
+}
+
+static Text manifestOf(MlirOperation module) {
+  Text json = {NULL, 0};
+  check(mlirLogicalResultIsSuccess(
+            flyhoistPrintManifest(module, appendToText, &json)),
+        "manifest");
+  return json;
+}
+
+static Text fingerprintOf(MlirOperation module) {
+  Text hex = {NULL, 0};
+  MlirOperation gpuModule = findOp(module, "gpu.module");
+  check(mlirLogicalResultIsSuccess(
+            flyhoistPrintFingerprint(gpuModule, appendToText, &hex)),
+        "fingerprint");
   return hex;
 }
 
-static void testSuccess(flyhoist_session_t *session) {
-  char *text = kernelFor(128);
-  flyhoist_module_t *module = parse(session, text, "kernel-128.mlir");
-  free(text);
-  if (!module)
-    return;
-
-  /* Hoisting through the frontend API, then the outputs. */
-  flyhoist_status_t *status = flyhoistModuleHoist(module, 0);
-  if (status) {
-    fail("hoist", status);
-    flyhoistStatusDestroy(status);
-    flyhoistModuleDestroy(module);
-    return;
-  }
-  flyhoist_buffer_t *buffer = NULL;
-  if (!(status = flyhoistModuleGetDiagnostics(module, &buffer))) {
-    printf("remarks:\n%s", (const char *)flyhoistBufferGetData(buffer));
-    flyhoistBufferDestroy(buffer);
-  }
-  if (!(status = flyhoistModulePrint(module, /*generic=*/0, &buffer))) {
-    printf("module:\n%s", (const char *)flyhoistBufferGetData(buffer));
-    flyhoistBufferDestroy(buffer);
-  }
-  if (!status && !(status = flyhoistModuleGetManifest(module, &buffer))) {
-    printf("manifest:\n%s\n", (const char *)flyhoistBufferGetData(buffer));
-    flyhoistBufferDestroy(buffer);
-  }
-
-  /* Bytecode round trip: parse the bytecode back and print it. */
-  flyhoist_buffer_t *bytecode = NULL;
-  if (!status && !(status = flyhoistModuleWriteBytecode(module, &bytecode))) {
-    flyhoist_module_t *again = NULL;
-    status = flyhoistModuleParse(session, flyhoistBufferGetData(bytecode),
-                                 flyhoistBufferGetSize(bytecode), "bytecode",
-                                 &again);
-    if (!status)
-      status = flyhoistModulePrint(again, 0, &buffer);
-    if (!status) {
-      printf("bytecode: %zu bytes, round trip %s\n",
-             flyhoistBufferGetSize(bytecode),
-             strstr((const char *)flyhoistBufferGetData(buffer),
-                    "spec.hoisted")
-                 ? "ok"
-                 : "LOST spec.hoisted");
-      flyhoistBufferDestroy(buffer);
-    }
-    flyhoistModuleDestroy(again);
-    flyhoistBufferDestroy(bytecode);
-  }
-
-  /* Code objects for both chips, without changing the module. */
-  const char *chips[] = {"gfx942", "gfx950"};
-  for (int i = 0; !status && i < 2; ++i) {
-    if (!(status = flyhoistModuleCompile(module, chips[i], "bin", NULL, NULL,
-                                         &buffer))) {
-      const unsigned char *bytes =
-          (const unsigned char *)flyhoistBufferGetData(buffer);
-      int isElf = flyhoistBufferGetSize(buffer) > 4 && bytes[0] == 0x7f &&
-                  bytes[1] == 'E' && bytes[2] == 'L' && bytes[3] == 'F';
-      printf("code object %s: %s\n", chips[i], isElf ? "ELF" : "NOT ELF");
-      failures += !isElf;
-      flyhoistBufferDestroy(buffer);
-    }
-  }
-  if (!status &&
-      !(status = flyhoistModuleCompile(module, "gfx942", "isa", NULL,
-                                       "kernels", &buffer))) {
-    printf("isa gfx942: %s\n",
-           strstr((const char *)flyhoistBufferGetData(buffer), "gather")
-               ? "names the kernel"
-               : "MISSING KERNEL");
-    flyhoistBufferDestroy(buffer);
-  }
-  if (status) {
-    fail("outputs", status);
-    flyhoistStatusDestroy(status);
-  }
-  flyhoistModuleDestroy(module);
-
-  /* Identity: equal fingerprints across widths once hoisted, different when
-     everything is baked in. */
-  const char *hoist = "builtin.module(hoist-stride-specialization{remarks=0})";
-  const char *bake = "materialize-specialization";
-  flyhoist_buffer_t *h64 = fingerprintAfter(session, 64, hoist);
-  flyhoist_buffer_t *h200 = fingerprintAfter(session, 200, hoist);
-  flyhoist_buffer_t *b64 = fingerprintAfter(session, 64, bake);
-  flyhoist_buffer_t *b200 = fingerprintAfter(session, 200, bake);
-  if (h64 && h200 && b64 && b200) {
-    printf("fingerprint: %s\n", (const char *)flyhoistBufferGetData(h64));
-    printf("hoisted widths 64/200: %s\n",
-           strcmp(flyhoistBufferGetData(h64), flyhoistBufferGetData(h200))
-               ? "differ"
-               : "equal");
-    printf("specialized widths 64/200: %s\n",
-           strcmp(flyhoistBufferGetData(b64), flyhoistBufferGetData(b200))
-               ? "differ"
-               : "equal");
-  }
-  flyhoistBufferDestroy(h64);
-  flyhoistBufferDestroy(h200);
-  flyhoistBufferDestroy(b64);
-  flyhoistBufferDestroy(b200);
+/* The fingerprint of `width`'s gpu.module after `pipeline`. */
+static Text fingerprintAfter(MlirContext context, int64_t width,
+                             const char *pipeline) {
+  MlirOperation module = traceKernel(context, width, "width.mlir");
+  check(runPipeline(module, pipeline), pipeline);
+  Text hex = fingerprintOf(module);
+  mlirOperationDestroy(module);
+  return hex;
 }
 
-static void testErrors(flyhoist_session_t *session) {
-  flyhoist_module_t *module = NULL;
-  flyhoist_buffer_t *buffer = NULL;
+/* The object bytes of the first gpu.binary in `module`. */
+static MlirStringRef binaryObject(MlirOperation module) {
+  MlirStringRef none = {NULL, 0};
+  MlirOperation binary = findOp(module, "gpu.binary");
+  if (mlirOperationIsNull(binary))
+    return none;
+  MlirAttribute objects = mlirOperationGetAttributeByName(
+      binary, mlirStringRefCreateFromCString("objects"));
+  if (mlirAttributeIsNull(objects) || !mlirAttributeIsAArray(objects) ||
+      mlirArrayAttrGetNumElements(objects) < 1)
+    return none;
+  MlirAttribute object = mlirArrayAttrGetElement(objects, 0);
+  if (!mlirAttributeIsAGPUObjectAttr(object))
+    return none;
+  return mlirGPUObjectAttrGetObject(object);
+}
 
-  /* Bad IR: a located parse error. */
-  const char *badIR = "func.func @f() {\n  %x = arith.addi %y, %y : i32\n}\n";
-  expectError("bad IR",
-              flyhoistModuleParse(session, badIR, strlen(badIR), "bad.mlir",
-                                  &module),
-              FLYHOIST_STATUS_PARSE_ERROR);
+/*===----------------------------------------------------------------------===*
+ * Success paths
+ *===----------------------------------------------------------------------===*/
 
-  /* Bytecode magic followed by garbage. */
-  const char badBytecode[] = "ML\xefR\x01garbage";
-  expectError("bad bytecode",
-              flyhoistModuleParse(session, badBytecode,
-                                  sizeof(badBytecode) - 1, "bad.mlirbc",
-                                  &module),
-              FLYHOIST_STATUS_PARSE_ERROR);
+static void testSuccess(void) {
+  printf("api version %u.%u\n", flyhoistGetAPIVersion() >> 16,
+         flyhoistGetAPIVersion() & 0xffff);
+  MlirContext context = createFrontendContext();
 
-  /* A spec.param of a non-integer type fails the verifier. */
-  const char *badParam =
-      "func.func @f() {\n  %a = spec.param \"w\" = 1 : f32\n  return\n}\n";
-  expectError("bad spec.param",
-              flyhoistModuleParse(session, badParam, strlen(badParam),
-                                  "param.mlir", &module),
-              FLYHOIST_STATUS_PARSE_ERROR);
+  /* The pipeline route: the frontend's own pass manager, MLIR's parser. */
+  MlirOperation module = traceKernel(context, 128, "kernel-128.mlir");
+  check(runPipeline(module, "builtin.module(hoist-stride-specialization)"),
+        "pipeline route");
+  dumpDiagnostics("remarks");
+  Text text = printOperation(module);
+  printf("module:\n%s", textOf(&text));
+  Text manifest = manifestOf(module);
+  printf("manifest:\n%s", textOf(&manifest));
+  Text hex = fingerprintOf(module);
+  printf("fingerprint: %s\n", textOf(&hex));
+  check(strstr(textOf(&manifest), textOf(&hex)) != NULL,
+        "the manifest carries the fingerprint");
 
-  /* One name, two values: the pass fails and leaves the module unchanged. */
-  const char *conflict =
-      "func.func @f(%m: memref<?xi32>, %i: index) {\n"
-      "  %a = spec.param \"w\" = 1 : index\n"
-      "  %b = spec.param \"w\" = 2 : index\n"
-      "  %j = arith.muli %i, %a : index\n"
-      "  %k = arith.muli %j, %b : index\n"
-      "  %v = memref.load %m[%k] : memref<?xi32>\n"
-      "  return\n"
-      "}\n";
-  module = parse(session, conflict, "conflict.mlir");
-  if (module) {
-    expectError("conflicting values (pipeline)",
-                flyhoistModuleRunPipeline(module,
-                                          "hoist-stride-specialization"),
-                FLYHOIST_STATUS_PASS_FAILURE);
-    expectError("conflicting values (hoist)", flyhoistModuleHoist(module, 0),
-                FLYHOIST_STATUS_PASS_FAILURE);
-    expectError("conflicting values (compile)",
-                flyhoistModuleCompile(module, "gfx942", "isa", NULL, NULL,
-                                      &buffer),
-                FLYHOIST_STATUS_NOT_FOUND);
-    flyhoist_status_t *status = flyhoistModulePrint(module, 0, &buffer);
-    if (!status) {
-      printf("after failure the module still has %s\n",
-             strstr(flyhoistBufferGetData(buffer), "= 2 : index")
-                 ? "both values"
-                 : "LOST VALUES");
-      flyhoistBufferDestroy(buffer);
-    } else {
-      fail("print", status);
-      flyhoistStatusDestroy(status);
-    }
+  /* The function route, same input and options: the same module. */
+  MlirOperation again = traceKernel(context, 128, "kernel-128.mlir");
+  check(mlirLogicalResultIsSuccess(flyhoistHoistStrideSpecialization(
+            again, mlirStringRefCreateFromCString(""))),
+        "function route");
+  clearText(&diagnostics);
+  Text againText = printOperation(again);
+  Text againManifest = manifestOf(again);
+  printf("function and pipeline routes: module %s, manifest %s\n",
+         strcmp(textOf(&text), textOf(&againText)) ? "DIFFERS" : "same",
+         strcmp(textOf(&manifest), textOf(&againManifest)) ? "DIFFERS"
+                                                           : "same");
+  failures += strcmp(textOf(&text), textOf(&againText)) != 0;
+  failures += strcmp(textOf(&manifest), textOf(&againManifest)) != 0;
+  clearText(&againText);
+  clearText(&againManifest);
+  mlirOperationDestroy(again);
 
-    /* Bad pipelines. */
-    expectError("unknown pass",
-                flyhoistModuleRunPipeline(module, "no-such-pass"),
-                FLYHOIST_STATUS_PIPELINE_ERROR);
-    expectError("bad syntax",
-                flyhoistModuleRunPipeline(module, "builtin.module(cse"),
-                FLYHOIST_STATUS_PIPELINE_ERROR);
-    expectError("bad option",
-                flyhoistModuleRunPipeline(
-                    module, "hoist-stride-specialization{no-such-option=1}"),
-                FLYHOIST_STATUS_PIPELINE_ERROR);
+  /* The generated creator, added to the frontend's own pass manager. */
+  MlirOperation created = traceKernel(context, 128, "kernel-128.mlir");
+  MlirPassManager pm = mlirPassManagerCreate(context);
+  mlirPassManagerAddOwnedPass(pm,
+                              mlirCreateFlyHoistHoistStrideSpecialization());
+  check(mlirLogicalResultIsSuccess(mlirPassManagerRunOnOp(pm, created)),
+        "created pass");
+  mlirPassManagerDestroy(pm);
+  clearText(&diagnostics);
+  Text createdText = printOperation(created);
+  printf("created pass and pipeline routes: module %s\n",
+         strcmp(textOf(&text), textOf(&createdText)) ? "DIFFERS" : "same");
+  failures += strcmp(textOf(&text), textOf(&createdText)) != 0;
+  clearText(&createdText);
+  mlirOperationDestroy(created);
 
-    /* Bad arguments. */
-    expectError("bad chip",
-                flyhoistModuleCompile(module, "sm_90", NULL, NULL, NULL,
-                                      &buffer),
-                FLYHOIST_STATUS_INVALID_ARGUMENT);
-    expectError("bad format",
-                flyhoistModuleCompile(module, "gfx942", "fatbin", NULL, NULL,
-                                      &buffer),
-                FLYHOIST_STATUS_INVALID_ARGUMENT);
-    expectError("bad flags", flyhoistModuleHoist(module, 0x80u),
-                FLYHOIST_STATUS_INVALID_ARGUMENT);
-    expectError("no gpu.module",
-                flyhoistModuleGetFingerprint(module, "nope", &buffer),
-                FLYHOIST_STATUS_NOT_FOUND);
-    flyhoistModuleDestroy(module);
+  /* Options, as the pass takes them. */
+  MlirOperation withFacts = traceKernel(context, 128, "facts.mlir");
+  check(mlirLogicalResultIsSuccess(flyhoistHoistStrideSpecialization(
+            withFacts,
+            mlirStringRefCreateFromCString("remarks=false hoist-into-host=true "
+                                           "divisibility=16"))),
+        "hoist with options");
+  dumpDiagnostics("remarks with remarks=false");
+  Text factsText = printOperation(withFacts);
+  Text factsManifest = manifestOf(withFacts);
+  printf("with options:\n%s%s", textOf(&factsText), textOf(&factsManifest));
+  clearText(&factsText);
+  clearText(&factsManifest);
+  mlirOperationDestroy(withFacts);
+
+  /* Identity: hoisted widths share a fingerprint, specialized ones do not. */
+  Text h64 = fingerprintAfter(context, 64,
+                              "builtin.module("
+                              "hoist-stride-specialization{"
+                              "remarks=false})");
+  Text h200 = fingerprintAfter(context, 200,
+                               "builtin.module("
+                               "hoist-stride-specialization{"
+                               "remarks=false})");
+  Text s64 = fingerprintAfter(context, 64,
+                              "builtin.module(materialize-specialization)");
+  Text s200 = fingerprintAfter(context, 200,
+                               "builtin.module(materialize-specialization)");
+  int hoistedEqual = strcmp(textOf(&h64), textOf(&h200)) == 0;
+  int specializedEqual = strcmp(textOf(&s64), textOf(&s200)) == 0;
+  printf("hoisted widths 64/200: %s\n", hoistedEqual ? "equal" : "DIFFER");
+  printf("specialized widths 64/200: %s\n",
+         specializedEqual ? "EQUAL" : "differ");
+  printf("hoisted 128 and 64: %s\n",
+         strcmp(textOf(&hex), textOf(&h64)) ? "DIFFER" : "equal");
+  failures += !hoistedEqual + specializedEqual +
+              (strcmp(textOf(&hex), textOf(&h64)) != 0);
+  clearText(&h64);
+  clearText(&h200);
+  clearText(&s64);
+  clearText(&s200);
+
+  /* The pipeline slot after the pass: lowering to code objects, read back
+     through upstream's GPU attribute API. The module is compiled as a copy,
+     as a frontend keeps its hoisted module. */
+  const char *targets[][2] = {
+      {"gfx942", "builtin.module(materialize-specialization,"
+                 "flyhoist-amdgpu-pipeline{chip=gfx942 format=bin})"},
+      {"sm_90", "builtin.module(materialize-specialization,"
+                "flyhoist-nvvm-pipeline{chip=sm_90 format=isa})"},
+  };
+  for (int i = 0; i < 2; ++i) {
+    MlirOperation copy = mlirOperationClone(module);
+    int compiled = runPipeline(copy, targets[i][1]);
+    MlirStringRef object = binaryObject(copy);
+    int isElf = object.length > 4 && memcmp(object.data,
+                                            "\x7f"
+                                            "ELF",
+                                            4) == 0;
+    int isPTX =
+        object.length > 0 && strstr(object.data, ".entry gather") != NULL;
+    printf("code object %s: %s\n", targets[i][0],
+           !compiled ? "FAILED"
+           : isElf   ? "ELF"
+           : isPTX   ? "PTX"
+                     : "UNKNOWN");
+    failures += !compiled || !(isElf || isPTX);
+    mlirOperationDestroy(copy);
   }
-  expectError("null module", flyhoistModuleRunPipeline(NULL, "cse"),
-              FLYHOIST_STATUS_INVALID_ARGUMENT);
-  expectError("null session",
-              flyhoistModuleParse(NULL, "", 0, NULL, &module),
-              FLYHOIST_STATUS_INVALID_ARGUMENT);
-  /* NULL handles are accepted by every destroy function. */
-  flyhoistStatusDestroy(NULL);
-  flyhoistBufferDestroy(NULL);
-  flyhoistModuleDestroy(NULL);
-  flyhoistSessionDestroy(NULL);
+  dumpDiagnostics("compile diagnostics");
+
+  clearText(&text);
+  clearText(&manifest);
+  clearText(&hex);
+  mlirOperationDestroy(module);
+  mlirContextDestroy(context);
+
+  /* A registry that already holds the analysis' models (a frontend that
+     runs the analysis from its own C++): the pass still runs. */
+  MlirDialectRegistry registry = mlirDialectRegistryCreate();
+  mlirRegisterAllDialects(registry);
+  mlirDialectHandleInsertDialect(mlirGetDialectHandle__spec__(), registry);
+  flyhoistRegisterStrideUseExternalModels(registry);
+  MlirContext withModels = mlirContextCreateWithRegistry(registry, true);
+  mlirDialectRegistryDestroy(registry);
+  mlirContextAttachDiagnosticHandler(withModels, collectDiagnostic,
+                                     &diagnostics, NULL);
+  MlirOperation threaded = traceKernel(withModels, 7, "threaded.mlir");
+  check(runPipeline(threaded, "builtin.module(hoist-stride-specialization{"
+                              "remarks=false})"),
+        "pipeline with the models registered and threading on");
+  Text threadedText = printOperation(threaded);
+  printf("models registered, threading on: %s\n",
+         strstr(textOf(&threadedText), "name = \"max_blocks_per_seq\"")
+             ? "hoisted"
+             : "NOT HOISTED");
+  failures += !strstr(textOf(&threadedText), "name = \"max_blocks_per_seq\"");
+  clearText(&threadedText);
+  dumpDiagnostics("threaded diagnostics");
+  mlirOperationDestroy(threaded);
+  mlirContextDestroy(withModels);
+}
+
+/*===----------------------------------------------------------------------===*
+ * Error paths
+ *===----------------------------------------------------------------------===*/
+
+/* Runs flyhoistHoistStrideSpecialization with `options` on `module`, expects
+   failure and an unchanged module, and prints the diagnostics. */
+static void expectHoistFailure(const char *what, MlirOperation module,
+                               const char *options) {
+  Text before = printOperation(module);
+  MlirLogicalResult result = flyhoistHoistStrideSpecialization(
+      module, mlirStringRefCreateFromCString(options));
+  Text after = printOperation(module);
+  int unchanged = strcmp(textOf(&before), textOf(&after)) == 0;
+  printf("%s: %s, module %s\n", what,
+         mlirLogicalResultIsFailure(result) ? "failed" : "SUCCEEDED",
+         unchanged ? "unchanged" : "CHANGED");
+  failures += !mlirLogicalResultIsFailure(result) + !unchanged;
+  dumpDiagnostics("  diagnostics");
+  clearText(&before);
+  clearText(&after);
+}
+
+/* Same through the frontend's own pass manager and MLIR's parser. */
+static void expectPipelineFailure(const char *what, MlirOperation module,
+                                  const char *pipeline) {
+  Text before = printOperation(module);
+  int ok = runPipeline(module, pipeline);
+  Text after = printOperation(module);
+  int unchanged = strcmp(textOf(&before), textOf(&after)) == 0;
+  printf("%s: %s, module %s\n", what, ok ? "SUCCEEDED" : "failed",
+         unchanged ? "unchanged" : "CHANGED");
+  failures += ok + !unchanged;
+  dumpDiagnostics("  diagnostics");
+  clearText(&before);
+  clearText(&after);
+}
+
+static void testErrors(void) {
+  MlirContext context = createFrontendContext();
+  MlirOperation module = traceKernel(context, 128, "kernel.mlir");
+
+  expectHoistFailure("unknown option", module, "no-such-option=1");
+  expectPipelineFailure(
+      "unknown option (pipeline)", module,
+      "builtin.module(hoist-stride-specialization{no-such-option=1})");
+  expectHoistFailure("not a power of two", module, "divisibility=12");
+  expectPipelineFailure(
+      "not a power of two (pipeline)", module,
+      "builtin.module(hoist-stride-specialization{divisibility=12})");
+  expectHoistFailure("options that close the brace", module,
+                     "remarks=false},canonicalize{");
+  expectHoistFailure("unbalanced braces", module, "remarks=false}");
+  expectHoistFailure("malformed rule", module, "address-operands=fly.load[x]");
+  expectPipelineFailure("unknown pass (pipeline)", module,
+                        "builtin.module(no-such-pass)");
+
+  /* One parameter name with two values, parsed from the frontend's text. */
+  static const char *conflict =
+      "module {\n"
+      "  func.func @k(%m: memref<?xi32>) attributes {spec.kernel} {\n"
+      "    %a = spec.param \"w\" = 1 : index\n"
+      "    %b = spec.param \"w\" = 2 : index\n"
+      "    %x = memref.load %m[%a] : memref<?xi32>\n"
+      "    %y = memref.load %m[%b] : memref<?xi32>\n"
+      "    return\n"
+      "  }\n"
+      "}\n";
+  MlirOperation conflicting = mlirOperationCreateParse(
+      context, mlirStringRefCreateFromCString(conflict),
+      mlirStringRefCreateFromCString("conflict.mlir"));
+  check(!mlirOperationIsNull(conflicting), "conflict parses");
+  expectHoistFailure("conflicting values", conflicting, "");
+  expectPipelineFailure("conflicting values (pipeline)", conflicting,
+                        "builtin.module(hoist-stride-specialization)");
+
+  /* Ops of the wrong kind and null ops. */
+  MlirOperation function = findOp(module, "func.func");
+  expectHoistFailure("not a module", function, "");
+  Text ignored = {NULL, 0};
+  printf("manifest of a function: %s\n",
+         mlirLogicalResultIsFailure(
+             flyhoistPrintManifest(function, appendToText, &ignored))
+             ? "failed"
+             : "SUCCEEDED");
+  printf("fingerprint of a module: %s\n",
+         mlirLogicalResultIsFailure(
+             flyhoistPrintFingerprint(module, appendToText, &ignored))
+             ? "failed"
+             : "SUCCEEDED");
+  failures += ignored.size != 0;
+  dumpDiagnostics("  diagnostics");
+  MlirOperation null = {NULL};
+  printf("null operation: hoist %s, manifest %s, fingerprint %s\n",
+         mlirLogicalResultIsFailure(flyhoistHoistStrideSpecialization(
+             null, mlirStringRefCreateFromCString("")))
+             ? "failed"
+             : "SUCCEEDED",
+         mlirLogicalResultIsFailure(
+             flyhoistPrintManifest(null, appendToText, &ignored))
+             ? "failed"
+             : "SUCCEEDED",
+         mlirLogicalResultIsFailure(
+             flyhoistPrintFingerprint(null, appendToText, &ignored))
+             ? "failed"
+             : "SUCCEEDED");
+  failures += ignored.size != 0;
+
+  /* After all of it, the module still hoists. */
+  check(mlirLogicalResultIsSuccess(flyhoistHoistStrideSpecialization(
+            module, mlirStringRefCreateFromCString("remarks=false"))),
+        "hoisting after the failures");
+  dumpDiagnostics("after the failures");
+
+  mlirOperationDestroy(conflicting);
+  mlirOperationDestroy(module);
+  mlirContextDestroy(context);
+}
+
+/*===----------------------------------------------------------------------===*
+ * Manifests by route
+ *===----------------------------------------------------------------------===*/
+
+static char *readFile(const char *path) {
+  FILE *file = fopen(path, "rb");
+  if (!file)
+    return NULL;
+  Text text = {NULL, 0};
+  char chunk[4096];
+  size_t n;
+  while ((n = fread(chunk, 1, sizeof(chunk), file)) > 0) {
+    MlirStringRef piece = {chunk, n};
+    appendToText(piece, &text);
+  }
+  fclose(file);
+  return text.data;
+}
+
+static int writeFile(const char *path, const Text *text) {
+  FILE *file = fopen(path, "wb");
+  if (!file)
+    return 0;
+  int ok = fwrite(textOf(text), 1, text->size, file) == text->size;
+  return fclose(file) == 0 && ok;
+}
+
+/* Hoists `input` (named by its path, as fly-opt names it) with `options`
+   through flyhoistHoistStrideSpecialization and through the frontend's own
+   pass manager, and writes each route's manifest. */
+static void testManifestRoutes(const char *input, const char *options,
+                               const char *functionOut,
+                               const char *pipelineOut) {
+  char *source = readFile(input);
+  check(source != NULL, "input readable");
+  if (!source)
+    return;
+  MlirContext context = createFrontendContext();
+  const char *outs[] = {functionOut, pipelineOut};
+  for (int route = 0; route < 2; ++route) {
+    MlirOperation module = mlirOperationCreateParse(
+        context, mlirStringRefCreateFromCString(source),
+        mlirStringRefCreateFromCString(input));
+    check(!mlirOperationIsNull(module), "input parses");
+    if (mlirOperationIsNull(module))
+      break;
+    int ok;
+    if (route == 0) {
+      ok = mlirLogicalResultIsSuccess(flyhoistHoistStrideSpecialization(
+          module, mlirStringRefCreateFromCString(options)));
+    } else {
+      char pipeline[1024];
+      snprintf(pipeline, sizeof(pipeline),
+               "builtin.module(hoist-stride-specialization{%s})", options);
+      ok = runPipeline(module, pipeline);
+    }
+    check(ok, route == 0 ? "function route" : "pipeline route");
+    Text manifest = manifestOf(module);
+    check(writeFile(outs[route], &manifest), "manifest written");
+    clearText(&manifest);
+    mlirOperationDestroy(module);
+  }
+  dumpDiagnostics("diagnostics");
+  mlirContextDestroy(context);
+  free(source);
 }
 
 int main(int argc, char **argv) {
-  uint32_t version = flyhoistGetAPIVersion();
-  printf("api version %u.%u\n", version >> 16, version & 0xffffu);
-  if (version >> 16 != FLYHOIST_API_VERSION_MAJOR)
-    return 1;
-
-  flyhoist_session_t *session = NULL;
-  flyhoist_status_t *status = flyhoistSessionCreate(&session);
-  if (status) {
-    fail("session", status);
-    flyhoistStatusDestroy(status);
-    return 1;
+  int manifestMode = argc == 6 && !strcmp(argv[1], "manifest");
+  if (!manifestMode &&
+      (argc != 2 || (strcmp(argv[1], "ok") && strcmp(argv[1], "errors")))) {
+    fprintf(stderr,
+            "usage: %s ok|errors\n"
+            "       %s manifest INPUT OPTIONS FUNCTION.json PIPELINE.json\n",
+            argv[0], argv[0]);
+    return 2;
   }
-  int which = argc > 1 ? atoi(argv[1]) : 0;
-  if (which == 0 || which == 1)
-    testSuccess(session);
-  if (which == 0 || which == 2)
-    testErrors(session);
-  flyhoistSessionDestroy(session);
+  /* Process-wide, once, before any pipeline names a pass. */
+  mlirRegisterAllPasses();
+  mlirRegisterFlyHoistPasses();
+  mlirRegisterFlyHoistPipelines();
+  if (manifestMode)
+    testManifestRoutes(argv[2], argv[3], argv[4], argv[5]);
+  else if (!strcmp(argv[1], "ok"))
+    testSuccess();
+  else
+    testErrors();
+  clearText(&diagnostics);
   printf("failures: %d\n", failures);
   return failures != 0;
 }

@@ -19,7 +19,7 @@
 
 // IR-LABEL: gpu.func @paged_fp4_mqa_logits(
 // IR-SAME: %arg10: index, %[[W:.*]]: index) workgroup
-// IR-SAME: spec.hoisted = [{argument = 11 : i64, name = "max_blocks_per_seq", type = index}]
+// IR-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "max_blocks_per_seq", type = index, argument = 11>]
 // IR-NOT: spec.param
 // IR: arith.muli %{{.*}}, %[[W]] : index
 // IR-LABEL: func.func @launch_paged_fp4_mqa_logits(

@@ -10,7 +10,7 @@
 
 // CHECK-LABEL: gpu.func @gather
 // CHECK-SAME: %[[SEQ:[a-z0-9]+]]: index, %[[BLK:[a-z0-9]+]]: index, %[[W:[a-z0-9]+]]: index) kernel
-// CHECK-SAME: spec.hoisted = [{argument = 4 : i64, name = "max_blocks_per_seq", type = index}]
+// CHECK-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "max_blocks_per_seq", type = index, argument = 4>]
 // CHECK-NOT: spec.param
 // CHECK: arith.muli %[[SEQ]], %[[W]] : index
 // CHECK-LABEL: func.func @host
@@ -19,7 +19,7 @@
 // CHECK-SAME: %[[C128]] : index)
 
 // CHECK-LABEL: gpu.func @bound
-// CHECK-SAME: spec.hoisted = []
+// CHECK-SAME: spec.record = #spec.record<hoisted = []
 // CHECK: %[[N:.*]] = arith.constant 4 : index
 // CHECK: scf.for %{{.*}} = %{{.*}} to %[[N]]
 

@@ -1,6 +1,6 @@
 // Keeping what the constant told the backend: divisibility and range.
-// RUN: fly-opt %s -split-input-file --hoist-stride-specialization="remarks=false divisibility=16 narrow-range" | FileCheck %s
-// RUN: fly-opt %s -split-input-file --hoist-stride-specialization="remarks=false divisibility=16 narrow-range manifest=%t.json" > /dev/null
+// RUN: fly-opt %s -split-input-file --hoist-stride-specialization="remarks=false divisibility=32 narrow-range" | FileCheck %s
+// RUN: fly-opt %s -split-input-file --hoist-stride-specialization="remarks=false divisibility=32 narrow-range manifest=%t.json" > /dev/null
 // The manifest holds the last split (the llvm.func kernel, value 6).
 // RUN: FileCheck %s --check-prefix=MANIFEST --input-file=%t.json
 // Off by default: the value travels unchanged.
@@ -15,23 +15,31 @@
 
 // BAD: divisibility=12 must be a power of two
 
+// The value travels as i32 (narrow-range) and unchanged otherwise: the kernel
+// zero-extends it and assumes what the record's preconditions say; the uses
+// take the extended argument itself (no rebuilt value).
 // CHECK-LABEL: gpu.func @k
 // CHECK-SAME: %[[I:arg[0-9]+]]: index, %[[Q:arg[0-9]+]]: i32) kernel
-// CHECK-SAME: {argument = 2 : i64, divisor = 16 : i64, name = "w", type = i32, zero_extended_to = index}
-// CHECK: %[[Z:.*]] = arith.index_castui %[[Q]] : i32 to index
-// CHECK: %[[S:.*]] = arith.constant 4 : index
-// CHECK: %[[W:.*]] = arith.shli %[[Z]], %[[S]] overflow<nsw, nuw> : index
+// CHECK-SAME: #spec.hoisted<name = "w", type = i32, argument = 2, divisor = 32, zero_extended_to = index, preconditions = ["value % 32 == 0", "value >= 0", "value < 2147483648"]>
+// CHECK: %[[W:.*]] = arith.index_castui %[[Q]] : i32 to index
+// CHECK-DAG: %[[MASK:.*]] = arith.constant 31 : index
+// CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK: %[[LOW:.*]] = arith.andi %[[W]], %[[MASK]] : index
+// CHECK: %[[DIVIDES:.*]] = arith.cmpi eq, %[[LOW]], %[[ZERO]] : index
+// CHECK: llvm.intr.assume %[[DIVIDES]] : i1
+// CHECK-NOT: arith.shli
 // CHECK: arith.muli %[[I]], %[[W]] : index
+// The launch site passes the value itself, narrowed.
 // CHECK-LABEL: func.func @host
 // CHECK: %[[C96:.*]] = arith.constant 96 : index
-// CHECK: %[[C4:.*]] = arith.constant 4 : index
-// CHECK: %[[D:.*]] = arith.shrui %[[C96]], %[[C4]] : index
-// CHECK: %[[N:.*]] = arith.index_castui %[[D]] : index to i32
+// CHECK-NOT: arith.shr
+// CHECK: %[[N:.*]] = arith.index_castui %[[C96]] : index to i32
 // CHECK: gpu.launch_func @g::@k {{.*}} args(%{{.*}} : memref<?xf32>, %{{.*}} : index, %[[N]] : i32)
 
 // MANIFEST: "preconditions": [
 // MANIFEST-NEXT: "value % 2 == 0",
-// MANIFEST-NEXT: "0 <= value < 2147483648"
+// MANIFEST-NEXT: "value >= 0",
+// MANIFEST-NEXT: "value < 2147483648"
 // MANIFEST-NEXT: ],
 
 // OFF-LABEL: gpu.func @k
@@ -57,10 +65,13 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// A negative value has no fact to keep: a logical shift at the launch site
-// would not divide it, and a no-wrap shift would not rebuild it.
+// A negative value keeps its divisibility (the kernel uses it unchanged) but
+// not the range: the record says nothing about the sign.
 // CHECK-LABEL: func.func @negative
-// CHECK-SAME: %{{.*}}: index) attributes {spec.hoisted = [{argument = 1 : i64, name = "back_stride", type = index}]
+// CHECK-SAME: %{{.*}}: index) attributes {spec.kernel, spec.record = #spec.record<hoisted = [#spec.hoisted<name = "back_stride", type = index, argument = 1, divisor = 32, preconditions = ["value % 32 == 0"]>]
+// CHECK: arith.constant 31 : index
+// CHECK: llvm.intr.assume
+// CHECK-NOT: index_castui
 // CHECK-NOT: arith.shli
 func.func @negative(%m: memref<?xf32>) attributes {spec.kernel} {
   %w = spec.param "back_stride" = -64 : index
@@ -73,13 +84,18 @@ func.func @negative(%m: memref<?xf32>) attributes {spec.kernel} {
 
 // -----
 
-// An i32 value is already narrow; an odd value keeps divisor 1; an llvm.func
-// kernel decodes with LLVM ops.
+// An odd value keeps divisor 1 (no assumption), an even one divisor 2; an
+// llvm.func kernel states the facts with LLVM dialect ops.
 // CHECK-LABEL: llvm.func @lk
 // CHECK-SAME: %{{.*}}: i32) attributes
-// CHECK-SAME: divisor = 2 : i64
-// CHECK: %[[Z:.*]] = llvm.zext
-// CHECK: llvm.shl %[[Z]], %{{.*}} overflow<nsw, nuw>
+// CHECK-SAME: divisor = 2,
+// CHECK-SAME: preconditions = ["value % 2 == 0", "value >= 0", "value < 2147483648"]
+// CHECK: %[[Z:.*]] = llvm.zext %{{.*}} : i32 to i64
+// CHECK: %[[LOW:.*]] = llvm.and %[[Z]], %{{.*}} : i64
+// CHECK: %[[DIVIDES:.*]] = llvm.icmp "eq" %[[LOW]], %{{.*}} : i64
+// CHECK: llvm.intr.assume %[[DIVIDES]] : i1
+// CHECK-NOT: arith.
+// CHECK: llvm.getelementptr %{{.*}}[%[[Z]]]
 llvm.func @lk(%p: !llvm.ptr) attributes {spec.kernel} {
   %w = spec.param "odd_then_even" = 6 : i64
   %g = llvm.getelementptr %p[%w] : (!llvm.ptr, i64) -> !llvm.ptr, f32
@@ -87,4 +103,3 @@ llvm.func @lk(%p: !llvm.ptr) attributes {spec.kernel} {
   llvm.store %v, %p : f32, !llvm.ptr
   llvm.return
 }
-

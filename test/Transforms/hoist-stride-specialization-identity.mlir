@@ -2,8 +2,8 @@
 // gpu.modules; materialized, they differ.
 // RUN: sed 's/WIDTH/128/' %s > %t.w128.mlir
 // RUN: sed 's/WIDTH/77/' %s > %t.w77.mlir
-// RUN: fly-opt %t.w128.mlir --hoist-stride-specialization=remarks=false | sed -n '/^  gpu.module/,/^  }$/p' > %t.h128
-// RUN: fly-opt %t.w77.mlir --hoist-stride-specialization=remarks=false | sed -n '/^  gpu.module/,/^  }$/p' > %t.h77
+// RUN: fly-opt --hoist-stride-specialization=remarks=false < %t.w128.mlir | sed -n '/^  gpu.module/,/^  }$/p' > %t.h128
+// RUN: fly-opt --hoist-stride-specialization=remarks=false < %t.w77.mlir | sed -n '/^  gpu.module/,/^  }$/p' > %t.h77
 // RUN: FileCheck %s --input-file=%t.h128
 // RUN: diff %t.h128 %t.h77
 // RUN: fly-opt %t.w128.mlir --materialize-specialization | sed -n '/^  gpu.module/,/^  }$/p' > %t.m128
@@ -11,13 +11,13 @@
 // RUN: FileCheck %s --check-prefix=MAT128 --input-file=%t.m128
 // RUN: not diff %t.m128 %t.m77
 // The host code still differs (it passes the value) unless hoisted into the host.
-// RUN: fly-opt %t.w128.mlir --hoist-stride-specialization="remarks=false hoist-into-host" > %t.hh128
-// RUN: fly-opt %t.w77.mlir --hoist-stride-specialization="remarks=false hoist-into-host" > %t.hh77
+// RUN: fly-opt --hoist-stride-specialization="remarks=false hoist-into-host" < %t.w128.mlir > %t.hh128
+// RUN: fly-opt --hoist-stride-specialization="remarks=false hoist-into-host" < %t.w77.mlir > %t.hh77
 // RUN: diff %t.hh128 %t.hh77
 
 // CHECK: gpu.module @kernels
 // CHECK: gpu.func @paged
-// CHECK-SAME: spec.hoisted = [{argument = 3 : i64, name = "max_blocks_per_seq", type = i32}]
+// CHECK-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "max_blocks_per_seq", type = i32, argument = 3>]
 // MAT128: arith.constant 128 : i32
 module attributes {gpu.container_module} {
   gpu.module @kernels {

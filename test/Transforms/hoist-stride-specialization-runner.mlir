@@ -1,6 +1,6 @@
 // Semantics: func.func kernels run on the CPU with mlir-runner give the same
 // output specialized and hoisted, for several widths.
-// DEFINE: %{lower} = fly-opt --convert-scf-to-cf --expand-strided-metadata --convert-to-llvm --reconcile-unrealized-casts
+// DEFINE: %{lower} = fly-opt --convert-scf-to-cf --expand-strided-metadata --convert-to-llvm --reconcile-unrealized-casts --strip-hoist-records
 // DEFINE: %{run} = mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_lib_dir/libmlir_c_runner_utils.so,%mlir_lib_dir/libmlir_runner_utils.so
 // The first printed line holds the buffer address: compare the data only.
 // DEFINE: %{data} = grep -v "base@"
@@ -20,7 +20,7 @@
 // W13: [1,  2,  14,  15,  27,  28,  40,  41]
 
 // IR-LABEL: func.func @gather
-// IR-SAME: %{{.*}}: index) attributes {spec.hoisted = [{argument = 2 : i64
+// IR-SAME: %{{.*}}: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "row_stride", type = index, argument = 2>]
 // IR-NOT: spec.param
 
 func.func @gather(%table: memref<?xi32>, %out: memref<8xi32>) {

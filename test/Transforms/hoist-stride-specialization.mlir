@@ -5,8 +5,8 @@
 
 // CHECK-LABEL: gpu.module @kernels
 // CHECK: gpu.func @paged(%{{.*}}: memref<?xi32>, %{{.*}}: memref<?xi32>, %[[SEQ:.*]]: index, %[[BLK:.*]]: index, %[[W:.*]]: index) kernel
-// CHECK-SAME: spec.hoisted = [{argument = 4 : i64, name = "max_blocks_per_seq", type = index}]
-// CHECK-SAME: spec.launch_sites = 1 : i64
+// CHECK-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "max_blocks_per_seq", type = index, argument = 4>]
+// CHECK-SAME: kept = [], launch_sites = [#loc{{[0-9]*}}]>
 // CHECK-NOT: 128
 // CHECK: %[[ROW:.*]] = arith.muli %[[SEQ]], %[[W]] : index
 // CHECK: %[[IDX:.*]] = arith.addi %[[ROW]], %[[BLK]] : index
@@ -42,10 +42,10 @@ module attributes {gpu.container_module} {
 
 // CHECK-LABEL: gpu.module @two
 // CHECK: gpu.func @strided(%{{.*}}: memref<?xf32>, %{{.*}}: index, %[[A:.*]]: index, %[[B:.*]]: index) kernel
-// CHECK-SAME: spec.hoisted = [{argument = 2 : i64, name = "a_stride", type = index}, {argument = 3 : i64, name = "b_stride", type = index}]
-// CHECK-SAME: spec.launch_sites = 2 : i64
+// CHECK-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "a_stride", type = index, argument = 2>, #spec.hoisted<name = "b_stride", type = index, argument = 3>]
+// CHECK-SAME: launch_sites = [#loc{{[0-9]*}}, #loc{{[0-9]*}}]>
 // CHECK: gpu.func @looped(%{{.*}}: memref<?xf32>) kernel
-// CHECK-SAME: spec.hoisted = []
+// CHECK-SAME: spec.record = #spec.record<hoisted = []
 // CHECK: arith.constant 16 : index
 // CHECK-LABEL: func.func @host_one
 // CHECK-DAG: %[[C16:.*]] = arith.constant 16 : index
@@ -98,11 +98,11 @@ module attributes {gpu.container_module} {
 // -----
 
 // `equals`: the uses take the runtime value the frontend named and the
-// signature does not change.
+// signature does not change; the record says what the launcher guarantees.
 
 // CHECK-LABEL: gpu.func @with_equals
 // CHECK-SAME: (%[[M:.*]]: memref<?x?xi32>, %[[I:.*]]: index) kernel
-// CHECK-SAME: spec.hoisted = [{equals, name = "max_blocks_per_seq", type = index}]
+// CHECK-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "max_blocks_per_seq", type = index, preconditions = ["value == stride 0 of argument 0"]>]
 // CHECK: %{{.*}}, %{{.*}}, %{{.*}}:2, %[[STRIDES:.*]]:2 = memref.extract_strided_metadata %[[M]]
 // CHECK: arith.muli %[[I]], %[[STRIDES]]#0 : index
 // CHECK-LABEL: func.func @launch_equals
@@ -133,7 +133,7 @@ module attributes {gpu.container_module} {
 
 // CHECK-LABEL: func.func @leaf
 // CHECK-SAME: (%{{.*}}: memref<?xf32>, %{{.*}}: index, %{{.*}}: index)
-// CHECK-SAME: spec.launch_sites = 2 : i64
+// CHECK-SAME: launch_sites = [#loc{{[0-9]*}}, #loc{{[0-9]*}}]>
 // CHECK-LABEL: func.func @middle
 // CHECK-SAME: (%[[M:.*]]: memref<?xf32>, %[[I:.*]]: index, %[[W:.*]]: index)
 // CHECK: call @leaf(%[[M]], %[[I]], %[[W]])
@@ -170,8 +170,8 @@ func.func @main(%m: memref<?xf32>) {
 
 // CHECK-LABEL: gpu.func @orphan
 // CHECK-SAME: %{{.*}}: index) kernel
-// CHECK-SAME: spec.hoisted = [{argument = 1 : i64, name = "w", type = index}]
-// CHECK-SAME: spec.launch_sites = 0 : i64
+// CHECK-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>]
+// CHECK-SAME: launch_sites = []>
 module attributes {gpu.container_module} {
   gpu.module @lonely {
     gpu.func @orphan(%m: memref<?xf32>) kernel {
@@ -222,10 +222,14 @@ module attributes {gpu.container_module} {
 
 // -----
 
-// Device functions (not kernels) and host code: materialized, never block.
+// A device function (not a kernel) hoists like a kernel; its record says
+// `device` and has no launch sites (its callers pass the value; see
+// device-functions.mlir). Host code: materialized, never blocks.
 
 // CHECK-LABEL: func.func @device_helper
-// CHECK: arith.constant 4 : index
+// CHECK-SAME: (%[[M:.*]]: memref<?xf32>, %[[W:.*]]: index) attributes {spec.record = #spec.record<device = true, hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [], launch_sites = []>} {
+// CHECK-NOT: arith.constant 4
+// CHECK: memref.load %[[M]][%[[W]]]
 // CHECK-LABEL: func.func @host_only
 // CHECK: arith.constant 4 : index
 // CHECK: arith.cmpi

@@ -17,8 +17,15 @@
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
+namespace mlir::flyhoist::test {
+void registerTestStrideUseAnalysisPass();
+void registerTestStrideDialect(DialectRegistry &registry);
+} // namespace mlir::flyhoist::test
+
 int main(int argc, char **argv) {
   mlir::registerAllPasses();
+  // Test-only passes (test/lib), as mlir-opt registers upstream's.
+  mlir::flyhoist::test::registerTestStrideUseAnalysisPass();
   mlir::flyhoist::registerFlyHoistPasses();
   mlir::flyhoist::registerFlyHoistPipelines();
 
@@ -28,6 +35,8 @@ int main(int argc, char **argv) {
   // gpu-module-to-binary translates each gpu.module to LLVM IR in-process.
   mlir::registerAllToLLVMIRTranslations(registry);
   registry.insert<mlir::flyhoist::spec::SpecDialect>();
+  // The test-only dialect standing in for a DSL's ops (test/lib).
+  mlir::flyhoist::test::registerTestStrideDialect(registry);
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "flyhoist optimizer driver\n", registry));

@@ -1,18 +1,25 @@
-//===- StrideUseAnalysis.h - Are a parameter's uses address-only? -*- C++ -*-===//
+//===- StrideUseAnalysis.h - Are a parameter's uses address-only? -*- C++
+//-*-===//
 //
-// The forward use analysis behind hoist-stride-specialization: starting from
+// The forward use analysis behind hoist-stride-specialization. Starting from
 // the results of `spec.param` ops, it follows every use through address
-// arithmetic and control-flow joins and decides whether the value only ever
-// ends up in the index or offset operands of memory accesses.
+// arithmetic, pointers, views, struct fields and control-flow joins, and
+// decides for each parameter whether it only ever ends up in the address
+// operands of memory accesses. How each operation uses a value is its
+// StrideUseOpInterface (StrideUseOpInterface.h), or a rule given by name
+// (StrideUseRules), or what the control-flow interfaces say.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef FLYHOIST_ANALYSIS_STRIDEUSEANALYSIS_H
 #define FLYHOIST_ANALYSIS_STRIDEUSEANALYSIS_H
 
+#include "flyhoist/Analysis/StrideUseOpInterface.h"
+
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
-#include "mlir/IR/ValueRange.h"
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -20,91 +27,91 @@
 #include <optional>
 #include <string>
 
+namespace mlir {
+class DialectRegistry;
+} // namespace mlir
+
 namespace mlir::flyhoist {
 
-/// How one use of a value derived from a parameter counts.
-enum class UseKind {
-  /// Address arithmetic: the parameter flows on into `forwardedTo`.
-  PassThrough,
-  /// The index or offset operand of a memory access (or of a view whose
-  /// metadata is then followed through `forwardedTo`): the parameter is a stride.
-  AddressSink,
-  /// Anything else: the kernel needs the parameter as a constant.
-  Blocking,
-};
+/// Attaches the StrideUseOpInterface to the upstream operations the analysis
+/// knows (arith, index, affine, memref, vector, gpu, nvgpu, amdgpu, llvm,
+/// rocdl, func). The hoisting pass adds this to its context itself; call it
+/// when running the analysis without the pass.
+void registerStrideUseExternalModels(DialectRegistry &registry);
 
-/// The verdict on one use (an `OpOperand`).
-struct UseClassification {
-  UseKind kind = UseKind::Blocking;
-  /// Values the parameter reaches through this use and that must be followed.
-  llvm::SmallVector<Value, 2> forwardedTo;
-  /// Why the use blocks hoisting (only for `UseKind::Blocking`), phrased to
-  /// complete "kept specialized: ...", e.g. "loop bound or step".
-  std::string reason;
-
-  /// A use through which the parameter reaches `values`.
-  static UseClassification passThrough(ValueRange values);
-  /// A memory-access operand; `metadataOf` are results that carry the
-  /// parameter in their layout (views) and are followed in turn.
-  static UseClassification sink(ValueRange metadataOf = {});
-  /// A use that needs the parameter as a constant, with the reason.
-  static UseClassification blocking(llvm::StringRef reason);
-};
-
-/// Classifies a use the built-in rules do not know, or overrides them. Returns
-/// std::nullopt to fall back to the built-in rules.
-using UseClassifier =
-    std::function<std::optional<UseClassification>(OpOperand &use)>;
-
-/// Extension point for other dialects (a DSL's buffer or layout ops): declares
-/// how uses by an operation, named by its full name, count. Thread-compatible:
-/// register before running passes.
-class StrideUseRegistry {
+/// How uses by operations named in pass options count, for dialects whose
+/// C++ a tool cannot compile: for each operation name, which operands are
+/// addresses and which pass the parameter on to every result. Any other
+/// operand of a named operation keeps the parameter.
+class StrideUseRules {
 public:
-  /// Registers `classifier` for operations named `operationName`
-  /// (e.g. "fly.buffer_load"). A later registration replaces an earlier one.
-  void registerClassifier(llvm::StringRef operationName,
-                          UseClassifier classifier);
-  /// The classifier registered for `operationName`, or null.
-  const UseClassifier *lookup(llvm::StringRef operationName) const;
+  /// Parses entries of the form `dialect.op[i,j,...]` (operand numbers) for
+  /// address operands and pass-through operands. Fails with a message in
+  /// `error` naming the first malformed entry.
+  static FailureOr<StrideUseRules>
+  parse(ArrayRef<std::string> addressOperands,
+        ArrayRef<std::string> passThroughOperands, std::string &error);
 
-  /// The process-wide registry the passes consult.
-  static StrideUseRegistry &global();
+  /// The verdict for `use` if its owner is named in a rule.
+  std::optional<UseVerdict> classify(OpOperand &use, unsigned facet) const;
+
+  /// Whether no operation is named.
+  bool empty() const { return rules.empty(); }
 
 private:
-  llvm::StringMap<UseClassifier> classifiers;
+  enum class OperandRole { Address, PassThrough };
+  llvm::StringMap<llvm::SmallDenseMap<unsigned, OperandRole>> rules;
 };
 
-/// Classifies one use with the built-in rules (registry entries first).
-UseClassification classifyUse(OpOperand &use,
-                              const StrideUseRegistry &registry =
-                                  StrideUseRegistry::global());
+/// Classifies `use` of a value whose `facet` carries a parameter: the rules
+/// named in `rules` first, then the owner's StrideUseOpInterface, then the
+/// control-flow interfaces; anything else keeps the parameter.
+UseVerdict classifyUse(OpOperand &use, unsigned facet,
+                       const StrideUseRules &rules = {});
 
-/// The first use found that keeps a parameter specialized.
+//===----------------------------------------------------------------------===//
+// The analysis
+//===----------------------------------------------------------------------===//
+/// A use that needs a parameter as a constant.
 struct BlockingUse {
   /// The operation that uses the parameter-derived value.
   Operation *user = nullptr;
   /// Why it needs a constant.
-  std::string reason;
+  BlockReason reason = BlockReason::UnknownOperation;
 };
 
-/// What the analysis found for one parameter in one kernel.
+/// What the analysis found for one parameter.
 struct ParamUseSummary {
-  /// Every use that needs the parameter as a constant, in the order met.
-  llvm::SmallVector<BlockingUse, 1> blockingUses;
-  /// Number of address sinks reached (0: the parameter is unused).
+  /// The blocking use that comes first in the IR (pre-order), if any.
+  std::optional<BlockingUse> firstBlockingUse;
+  /// Number of blocking uses reached.
+  unsigned numBlockingUses = 0;
+  /// Number of address operands reached (0 with no blocking use: the
+  /// parameter only reaches facets nothing reads, or nothing at all).
   unsigned numAddressSinks = 0;
 
-  /// True when every use is address arithmetic ending in an address.
-  bool isAddressOnly() const { return blockingUses.empty(); }
+  /// True when every use is address arithmetic ending in an address (or in
+  /// a facet nothing reads).
+  bool isAddressOnly() const { return numBlockingUses == 0; }
 };
 
-/// Follows every use of `roots` (the results of a parameter's `spec.param`
-/// ops) forward and decides whether they are used only in address arithmetic.
-/// Linear in the number of uses reached: each value is visited once.
-ParamUseSummary analyzeParamUses(llvm::ArrayRef<Value> roots,
-                                 const StrideUseRegistry &registry =
-                                     StrideUseRegistry::global());
+/// Called once per classified use and facet, with the parameters (indices
+/// into the `roots` of analyzeParamUses) that reach it for the first time
+/// through that facet.
+using UseVisitor = std::function<void(OpOperand &use, unsigned facet,
+                                      const UseVerdict &verdict,
+                                      const llvm::BitVector &params)>;
+
+/// Follows every use of the parameters of `scope` (an operation holding
+/// their uses, usually the kernel) forward, all parameters in one
+/// propagation. `roots[i]` are the results of parameter i's `spec.param`
+/// ops. Each value is processed in IR order, once per facet and parameter
+/// set that reaches it, so the cost does not grow with the number of
+/// parameters that share address chains. Returns one summary per parameter.
+SmallVector<ParamUseSummary>
+analyzeParamUses(Operation *scope, ArrayRef<SmallVector<Value>> roots,
+                 const StrideUseRules &rules = {},
+                 const UseVisitor &visitor = {});
 
 } // namespace mlir::flyhoist
 

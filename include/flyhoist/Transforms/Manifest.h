@@ -1,4 +1,5 @@
-//===- Manifest.h - What the hoisting did, for frontends ---------*- C++ -*-===//
+//===- Manifest.h - What the hoisting did, for frontends ---------*- C++
+//-*-===//
 //
 // A JSON manifest of a hoisting run and a fingerprint of each GPU module, so
 // that a frontend can key its compile cache on what the compiler will see and
@@ -8,8 +9,6 @@
 
 #ifndef FLYHOIST_TRANSFORMS_MANIFEST_H
 #define FLYHOIST_TRANSFORMS_MANIFEST_H
-
-#include "flyhoist/Transforms/HoistStrideSpecialization.h"
 
 #include "mlir/IR/BuiltinOps.h"
 
@@ -22,17 +21,19 @@ class GPUModuleOp;
 namespace mlir::flyhoist {
 
 /// The manifest schema version; bumped on any incompatible change.
-inline constexpr int kManifestSchemaVersion = 1;
+inline constexpr int kManifestSchemaVersion = 2;
 
 /// SHA-256 (lowercase hex, prefixed "sha256:") of a canonical form of `module`:
 /// its generic-form text without locations. Equal for modules that differ
 /// only in locations; different when any op, attribute or type differs.
 std::string fingerprintGPUModule(gpu::GPUModuleOp module);
 
-/// Renders the manifest of `module` after a hoisting run that produced
-/// `report`: per kernel the hoisted and kept parameters and the launch sites,
-/// per gpu.module its fingerprint. Keys are sorted and the output is stable.
-std::string renderManifestJSON(ModuleOp module, const HoistReport &report);
+/// Renders the manifest of `module` from the hoist records (`spec.record`)
+/// its functions carry: per kernel (and per device function) the hoisted and
+/// kept parameters and the launch sites, per gpu.module its fingerprint. The
+/// same module gives the same bytes whichever route hoisted it (the pass,
+/// the C++ API, the C API, a pipeline). Keys are sorted.
+std::string renderManifestJSON(ModuleOp module);
 
 } // namespace mlir::flyhoist
 

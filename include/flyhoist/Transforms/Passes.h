@@ -1,8 +1,10 @@
-//===- Passes.h - flyhoist passes --------------------------------*- C++ -*-===//
+//===- Passes.h - flyhoist passes --------------------------------*- C++
+//-*-===//
 #ifndef FLYHOIST_TRANSFORMS_PASSES_H
 #define FLYHOIST_TRANSFORMS_PASSES_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 

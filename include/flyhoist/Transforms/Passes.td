@@ -18,12 +18,42 @@ def HoistStrideSpecialization
     one new trailing argument per such parameter (sorted by name), or uses
     the `equals` value, and every launch site passes the value. Every other
     parameter is kept and materialized, with a remark naming the reason and a
-    note at the blocking use. Host-side parameters are materialized.
+    note at the blocking use. Device functions (non-kernel functions inside a
+    `gpu.module`) are planned the same way; the kernels and device functions
+    calling one pass its new arguments on, taking them as arguments in turn
+    (or keeping the name, with a remark, where they cannot). Host-side
+    parameters are materialized. Constants created at launch sites in LLVM
+    dialect code are `llvm.mlir.constant`.
 
-    Kernels record the hoisted parameters in `spec.hoisted` (name, argument
-    index, type; never a value) and the number of launch sites updated in
-    `spec.launch_sites`. Inputs that differ only in hoisted values give
-    byte-identical `gpu.module`s.
+    Each kernel and device function it rewrote carries a `#spec.record`: the
+    hoisted parameters (name, type, argument, divisor, preconditions; never
+    a value), the kept ones (value, reason, location) and the launch sites
+    updated. Inputs that differ only in hoisted values give byte-identical
+    `gpu.module`s.
+
+    ```mlir
+    // before
+    gpu.func @paged(%bt: memref<?xi32>, %seq: index, %blk: index) kernel {
+      %w = spec.param "max_blocks_per_seq" = 128 : index
+      %row = arith.muli %seq, %w : index
+      %i = arith.addi %row, %blk : index
+      %v = memref.load %bt[%i] : memref<?xi32>
+      ...
+    }
+    gpu.launch_func @kernels::@paged ... args(%bt : memref<?xi32>,
+        %s : index, %b : index)
+    // after
+    gpu.func @paged(%bt: memref<?xi32>, %seq: index, %blk: index,
+        %w: index) kernel attributes {spec.record = #spec.record<hoisted = [
+        #spec.hoisted<name = "max_blocks_per_seq", type = index,
+        argument = 3>], kept = [], launch_sites = [loc("host.py":12:3)]>} {
+      %row = arith.muli %seq, %w : index
+      ...
+    }
+    %c128 = arith.constant 128 : index
+    gpu.launch_func @kernels::@paged ... args(%bt : memref<?xi32>,
+        %s : index, %b : index, %c128 : index)
+    ```
 
     With `hoist-into-host`, the host function that launches a kernel takes
     the value as a new trailing argument instead of a constant (private host
@@ -32,10 +62,12 @@ def HoistStrideSpecialization
     is written there.
 
     Errors (one name with two values, a launch site that does not match its
-    kernel, a manifest file that cannot be written) are reported at the
+    kernel, an `equals` operand or launch-site value known to differ from the
+    marked value, a manifest file that cannot be written) are reported at the
     offending op and leave the module unchanged.
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::LLVM::LLVMDialect"];
   let options = [
     Option<"materializeKept", "materialize-kept", "bool", /*default=*/"true",
            "Replace kept parameters by arith.constant">,
@@ -45,14 +77,34 @@ def HoistStrideSpecialization
            "Pass hoisted values as new trailing arguments of the host "
            "functions that launch the kernels instead of constants">,
     Option<"divisibility", "divisibility", "uint64_t", /*default=*/"0",
-           "Keep power-of-two divisibility up to this bound: pass v / d and "
-           "rebuild v = (v / d) << log2(d) in the kernel (d becomes part of "
-           "the specialization key; 0: off)">,
+           "Keep power-of-two divisibility up to this bound: the kernel "
+           "assumes (llvm.intr.assume) that the value is a multiple of d, the "
+           "largest power of two <= the bound dividing the marked value, and "
+           "records 'value % d == 0' for the launcher to check (d becomes part "
+           "of the specialization key; 0: off)">,
     Option<"narrowRange", "narrow-range", "bool", /*default=*/"false",
            "Pass hoisted index/i64 values in [0, 2^31) as i32, zero-extended "
-           "in the kernel">,
+           "in the kernel, and record 'value >= 0', 'value < 2147483648' for "
+           "the launcher to check">,
+    ListOption<"addressOperands", "address-operands", "std::string",
+               "Operations whose StrideUseOpInterface a tool cannot "
+               "compile: `dialect.op[i,j]` makes operands i and j address "
+               "operands (repeatable)">,
+    ListOption<"passThroughOperands", "pass-through-operands", "std::string",
+               "Likewise, `dialect.op[i]` makes operand i pass the "
+               "parameter on to every result">,
     Option<"manifestPath", "manifest", "std::string", /*default=*/"\"\"",
            "Write the JSON manifest (docs/MANIFEST.md) to this file">,
+  ];
+  let statistics = [
+    Statistic<"numHoisted", "num-hoisted",
+              "Parameters hoisted (per function)">,
+    Statistic<"numKept", "num-kept",
+              "Parameters kept specialized (per function)">,
+    Statistic<"numRemoved", "num-removed",
+              "Parameters removed as unused (per function)">,
+    Statistic<"numLaunchSitesUpdated", "num-launch-sites-updated",
+              "Launch sites that pass new arguments">,
   ];
 }
 
@@ -65,6 +117,27 @@ def MaterializeSpecialization
     error if one name has two values.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+def StripHoistRecords : Pass<"strip-hoist-records"> {
+  let summary = "Drop the #spec.record attributes the hoisting pass wrote";
+  let description = [{
+    The record is the hoisting pass's account to the frontend (the manifest
+    is rendered from it). Once the frontend has read it, a module lowered to
+    the LLVM dialect still carries it on every rewritten function, and tools
+    that do not load the spec dialect (`mlir-runner`, `mlir-translate`,
+    upstream `mlir-opt` without the plugin) cannot parse it. Run this last,
+    before handing the IR to such a tool:
+
+    ```mlir
+    // before
+    llvm.func @k(%arg0: i64) attributes {spec.record = #spec.record<hoisted =
+        [#spec.hoisted<name = "w", type = i64, argument = 0>], kept = [],
+        launch_sites = []>} { ... }
+    // after --strip-hoist-records
+    llvm.func @k(%arg0: i64) { ... }
+    ```
+  }];
 }
 
 #endif // FLYHOIST_TRANSFORMS_PASSES_TD

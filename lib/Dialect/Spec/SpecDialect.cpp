@@ -5,55 +5,152 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::flyhoist::spec;
 
 #include "flyhoist/Dialect/Spec/SpecOpsDialect.cpp.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "flyhoist/Dialect/Spec/SpecOpsAttributes.cpp.inc"
+
 void SpecDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "flyhoist/Dialect/Spec/SpecOpsAttributes.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "flyhoist/Dialect/Spec/SpecOps.cpp.inc"
       >();
 }
 
-/// Checks the shape of the records the hoisting pass leaves on kernels, so a
-/// hand-edited or stale record is caught where it is, not by a frontend.
+/// Checks the record against the function it is on, so a hand-edited or
+/// stale record is caught where it is, not by a frontend. Argument numbers
+/// name the signature the pass produced; lowering may expand arguments (a
+/// memref becomes a descriptor) and change their types, never drop them, so
+/// only the bound is checked.
+static LogicalResult verifyRecord(Operation *op, HoistRecordAttr record) {
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  if (!function)
+    return op->emitError() << "'" << kRecordAttrName
+                           << "' belongs on a function";
+  size_t arguments = function.getNumArguments();
+  for (HoistedParamAttr param : record.getHoistedParams()) {
+    std::optional<int64_t> index = param.getArgument();
+    if (index && static_cast<uint64_t>(*index) >= arguments)
+      return op->emitError()
+             << "'" << kRecordAttrName << "' puts '"
+             << param.getName().getValue() << "' at argument " << *index
+             << " of a function with " << arguments << " arguments";
+  }
+  return success();
+}
+
 LogicalResult SpecDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
   if (attr.getName() == kKernelAttrName) {
     if (!isa<UnitAttr>(attr.getValue()))
-      return op->emitError() << "'" << kKernelAttrName
-                             << "' must be a unit attribute";
+      return op->emitError()
+             << "'" << kKernelAttrName << "' must be a unit attribute";
     return success();
   }
-  if (attr.getName() == kLaunchSitesAttrName) {
-    auto count = dyn_cast<IntegerAttr>(attr.getValue());
-    if (!count || count.getInt() < 0)
-      return op->emitError() << "'" << kLaunchSitesAttrName
-                             << "' must be a non-negative integer";
-    return success();
-  }
-  if (attr.getName() == kHoistedAttrName) {
-    auto entries = dyn_cast<ArrayAttr>(attr.getValue());
-    if (!entries)
-      return op->emitError() << "'" << kHoistedAttrName
-                             << "' must be an array of dictionaries";
-    for (Attribute entry : entries) {
-      auto dict = dyn_cast<DictionaryAttr>(entry);
-      if (!dict || !dict.getAs<StringAttr>("name") ||
-          !dict.getAs<TypeAttr>("type") ||
-          (!dict.getAs<IntegerAttr>("argument") && !dict.get("equals")))
-        return op->emitError()
-               << "each '" << kHoistedAttrName
-               << "' entry needs 'name', 'type' and 'argument' or 'equals'";
-    }
-    return success();
+  if (attr.getName() == kRecordAttrName) {
+    auto record = dyn_cast<HoistRecordAttr>(attr.getValue());
+    if (!record)
+      return op->emitError()
+             << "'" << kRecordAttrName << "' must be a #spec.record";
+    return verifyRecord(op, record);
   }
   return op->emitError() << "unknown spec dialect attribute '"
                          << attr.getName().getValue() << "'";
+}
+
+//===----------------------------------------------------------------------===//
+// The hoist record
+//===----------------------------------------------------------------------===//
+
+LogicalResult HoistedParamAttr::verify(
+    function_ref<InFlightDiagnostic()> emitError, StringAttr name, Type type,
+    std::optional<int64_t> argument, std::optional<int64_t> divisor,
+    Type zeroExtendedTo, ArrayAttr preconditions,
+    std::optional<int64_t> hostArgument) {
+  if (!name || name.getValue().empty())
+    return emitError() << "a hoisted parameter needs a name";
+  if (divisor && (*divisor < 2 || !llvm::isPowerOf2_64(*divisor)))
+    return emitError() << "divisor " << *divisor << " of '" << name.getValue()
+                       << "' is not a power of two above 1";
+  if (preconditions && !llvm::all_of(preconditions, llvm::IsaPred<StringAttr>))
+    return emitError() << "preconditions of '" << name.getValue()
+                       << "' must be strings";
+  if ((argument && *argument < 0) || (hostArgument && *hostArgument < 0))
+    return emitError() << "argument numbers of '" << name.getValue()
+                       << "' must be non-negative";
+  return success();
+}
+
+LogicalResult
+HoistRecordAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        bool device, ArrayAttr hoisted, ArrayAttr kept,
+                        ArrayAttr launchSites) {
+  if (!llvm::all_of(hoisted, llvm::IsaPred<HoistedParamAttr>))
+    return emitError() << "'hoisted' must list #spec.hoisted entries";
+  if (!llvm::all_of(kept, llvm::IsaPred<KeptParamAttr>))
+    return emitError() << "'kept' must list #spec.kept entries";
+  if (!llvm::all_of(launchSites, llvm::IsaPred<LocationAttr>))
+    return emitError() << "'launch_sites' must list locations";
+  return success();
+}
+
+HoistRecordAttr HoistRecordAttr::withoutLocations() const {
+  MLIRContext *context = getContext();
+  auto unknown = UnknownLoc::get(context);
+  SmallVector<Attribute> kept;
+  for (KeptParamAttr param : getKeptParams())
+    kept.push_back(KeptParamAttr::get(context, param.getName(),
+                                      param.getValue(), param.getReason(),
+                                      unknown));
+  SmallVector<Attribute> sites(getLaunchSites().size(), unknown);
+  return HoistRecordAttr::get(context, getDevice(), getHoisted(),
+                              ArrayAttr::get(context, kept),
+                              ArrayAttr::get(context, sites));
+}
+
+HoistRecordAttr mlir::flyhoist::spec::getHoistRecord(Operation *op) {
+  return op->getAttrOfType<HoistRecordAttr>(kRecordAttrName);
+}
+
+SmallVector<std::pair<Operation *, HoistRecordAttr>>
+mlir::flyhoist::spec::collectHoistRecords(Operation *root) {
+  SmallVector<std::pair<Operation *, HoistRecordAttr>> records;
+  // Only functions carry records; do not ask every op for its attributes.
+  root->walk([&](FunctionOpInterface function) {
+    if (HoistRecordAttr record = getHoistRecord(function))
+      records.push_back({function, record});
+  });
+  return records;
+}
+
+//===----------------------------------------------------------------------===//
+// ParamValueTable
+//===----------------------------------------------------------------------===//
+
+LogicalResult ParamValueTable::check(ParamOp param) {
+  auto [it, inserted] = firstByName.try_emplace(param.getName(), param);
+  if (inserted || it->second.getIntValue() == param.getIntValue())
+    return success();
+  InFlightDiagnostic diag = param.emitError()
+                            << "parameter '" << param.getName()
+                            << "' has value " << param.getIntValue()
+                            << " here but " << it->second.getIntValue()
+                            << " elsewhere; one name has one value";
+  diag.attachNote(it->second.getLoc()) << "first defined here";
+  return failure();
 }
 
 //===----------------------------------------------------------------------===//
@@ -112,12 +209,8 @@ static bool fitsType(int64_t value, Type type) {
   if (type.isIndex())
     return true;
   unsigned width = type.getIntOrFloatBitWidth();
-  if (width >= 64)
-    return true;
-  // Computed in unsigned arithmetic: (1 << 63) - 1 overflows int64_t for i63.
-  if (value < 0)
-    return value >= -(int64_t(1) << (width - 1));
-  return static_cast<uint64_t>(value) <= (uint64_t(1) << width) - 1;
+  return llvm::isIntN(width, value) ||
+         llvm::isUIntN(width, static_cast<uint64_t>(value));
 }
 
 LogicalResult ParamOp::verify() {

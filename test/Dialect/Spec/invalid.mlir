@@ -1,33 +1,12 @@
 // RUN: fly-opt %s -split-input-file -verify-diagnostics
-
-func.func @empty_name() -> i32 {
-  // expected-error @+1 {{'spec.param' op needs a non-empty parameter name}}
-  %w = spec.param "" = 1 : i32
-  return %w : i32
-}
-
-// -----
+// The record (#spec.record), the spec.* attributes and the edges of the
+// value check (i0, i1, i63); more of the op's checks are in
+// invalid-values.mlir (values and types) and invalid-syntax.mlir (parsing).
 
 func.func @does_not_fit() -> i8 {
   // expected-error @+1 {{'spec.param' op value 300 of parameter 'w' does not fit 'i8'}}
   %w = spec.param "w" = 300 : i8
   return %w : i8
-}
-
-// -----
-
-func.func @negative_does_not_fit() -> i8 {
-  // expected-error @+1 {{'spec.param' op value -129 of parameter 'w' does not fit 'i8'}}
-  %w = spec.param "w" = -129 : i8
-  return %w : i8
-}
-
-// -----
-
-func.func @equals_wrong_type(%v: i64) -> i32 {
-  // expected-error @+1 {{'spec.param' op 'equals' operand has type 'i64' but the parameter has type 'i32'}}
-  %w = "spec.param"(%v) <{name = "w", value = 1 : i64}> : (i64) -> i32
-  return %w : i32
 }
 
 // -----
@@ -41,23 +20,74 @@ func.func @equals_wrong_type_pretty(%v: i64) -> i32 {
 
 // -----
 
-func.func @float_type() -> f32 {
-  // expected-error @+1 {{'spec.param' op result #0 must be signless integer or index}}
-  %w = "spec.param"() <{name = "w", value = 1 : i64}> : () -> f32
-  return %w : f32
-}
-
-// -----
-
-// expected-error @+1 {{'spec.launch_sites' must be a non-negative integer}}
-func.func @bad_record() attributes {spec.launch_sites = "x"} {
+// expected-error @+1 {{'spec.record' must be a #spec.record}}
+func.func @record_not_a_record() attributes {spec.record = "x"} {
   return
 }
 
 // -----
 
-// expected-error @+1 {{each 'spec.hoisted' entry needs 'name', 'type' and 'argument' or 'equals'}}
-func.func @bad_hoisted() attributes {spec.hoisted = [{name = "w"}]} {
+// expected-error @+1 {{'spec.record' belongs on a function}}
+module attributes {spec.record = #spec.record<hoisted = [], kept = [], launch_sites = []>} {
+}
+
+// -----
+
+// expected-error @+1 {{'spec.record' puts 'w' at argument 1 of a function with 1 arguments}}
+func.func @record_argument_out_of_range(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [], launch_sites = []>} {
+  return
+}
+
+// -----
+
+// expected-error @+2 {{divisor 3 of 'w' is not a power of two above 1}}
+// expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'hoisted'}}
+func.func @record_divisor_not_power_of_two(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 0, divisor = 3>], kept = [], launch_sites = []>} {
+  return
+}
+
+// -----
+
+// expected-error @+2 {{argument numbers of 'w' must be non-negative}}
+// expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'hoisted'}}
+func.func @record_negative_argument(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = -1>], kept = [], launch_sites = []>} {
+  return
+}
+
+// -----
+
+// expected-error @+2 {{a hoisted parameter needs a name}}
+// expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'hoisted'}}
+func.func @record_unnamed(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "", type = index, argument = 0>], kept = [], launch_sites = []>} {
+  return
+}
+
+// -----
+
+// expected-error @+2 {{preconditions of 'w' must be strings}}
+// expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'hoisted'}}
+func.func @record_precondition_not_text(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 0, preconditions = [1]>], kept = [], launch_sites = []>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'hoisted' must list #spec.hoisted entries}}
+func.func @record_hoisted_not_entries() attributes {spec.record = #spec.record<hoisted = [{name = "w"}], kept = [], launch_sites = []>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'kept' must list #spec.kept entries}}
+func.func @record_kept_not_entries() attributes {spec.record = #spec.record<hoisted = [], kept = ["w"], launch_sites = []>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'launch_sites' must list locations}}
+func.func @record_launch_sites_not_locations() attributes {spec.record = #spec.record<hoisted = [], kept = [], launch_sites = [1]>} {
   return
 }
 
@@ -66,4 +96,37 @@ func.func @bad_hoisted() attributes {spec.hoisted = [{name = "w"}]} {
 // expected-error @+1 {{unknown spec dialect attribute 'spec.whatever'}}
 func.func @unknown_attr() attributes {spec.whatever} {
   return
+}
+
+// -----
+
+// i0 holds only 0: -1 (and 1) do not fit, whichever way they are read.
+func.func @i0_minus_one() -> i0 {
+  // expected-error @+1 {{'spec.param' op value -1 of parameter 'w' does not fit 'i0'}}
+  %w = spec.param "w" = -1 : i0
+  return %w : i0
+}
+
+// -----
+
+func.func @i0_one() -> i0 {
+  // expected-error @+1 {{'spec.param' op value 1 of parameter 'w' does not fit 'i0'}}
+  %w = spec.param "w" = 1 : i0
+  return %w : i0
+}
+
+// -----
+
+func.func @i1_minus_two() -> i1 {
+  // expected-error @+1 {{'spec.param' op value -2 of parameter 'w' does not fit 'i1'}}
+  %w = spec.param "w" = -2 : i1
+  return %w : i1
+}
+
+// -----
+
+func.func @i63_past_unsigned_max() -> i63 {
+  // expected-error @+1 {{'spec.param' op value -4611686018427387905 of parameter 'w' does not fit 'i63'}}
+  %w = spec.param "w" = -4611686018427387905 : i63
+  return %w : i63
 }

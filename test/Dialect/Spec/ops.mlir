@@ -30,3 +30,25 @@ func.func @opaque(%x: i32) -> (i32, i32) {
   %m = arith.muli %x, %w : i32
   return %m, %c : i32, i32
 }
+
+// The edges of each width fit, read as signed or unsigned.
+// CHECK-LABEL: func.func @edges
+// CHECK: spec.param "a" = 0 : i0
+// CHECK: spec.param "b" = -1 : i1
+// CHECK: spec.param "c" = 1 : i1
+// CHECK: spec.param "d" = -128 : i8
+// CHECK: spec.param "e" = 255 : i8
+// CHECK: spec.param "f" = -4611686018427387904 : i63
+// CHECK: spec.param "g" = 9223372036854775807 : i63
+// CHECK: spec.param "h" = -9223372036854775808 : i64
+func.func @edges() {
+  %a = spec.param "a" = 0 : i0
+  %b = spec.param "b" = -1 : i1
+  %c = spec.param "c" = 1 : i1
+  %d = spec.param "d" = -128 : i8
+  %e = spec.param "e" = 255 : i8
+  %f = spec.param "f" = -4611686018427387904 : i63
+  %g = spec.param "g" = 9223372036854775807 : i63
+  %h = spec.param "h" = -9223372036854775808 : i64
+  return
+}

@@ -9,7 +9,8 @@
 // CHECK-SAME: %{{.*}}: !llvm.ptr, %[[W:.*]]: i64)
 // CHECK: llvm.getelementptr %{{.*}}[%[[W]]]
 // CHECK-LABEL: llvm.func @host(
-// CHECK: %[[C4:.*]] = arith.constant 4 : i64
+// The constant is an LLVM one, like the code around it.
+// CHECK: %[[C4:.*]] = llvm.mlir.constant(4 : i64) : i64
 // CHECK: llvm.call @k(%{{.*}}, %[[C4]]) : (!llvm.ptr, i64) -> ()
 llvm.func @k(%p: !llvm.ptr) {
   %w = spec.param "w" = 4 : i64

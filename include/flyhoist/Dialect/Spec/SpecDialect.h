@@ -3,11 +3,16 @@
 #define FLYHOIST_DIALECT_SPEC_SPECDIALECT_H
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/StringMap.h"
 
 #include "flyhoist/Dialect/Spec/SpecOpsDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "flyhoist/Dialect/Spec/SpecOpsAttributes.h.inc"
 
 #define GET_OP_CLASSES
 #include "flyhoist/Dialect/Spec/SpecOps.h.inc"
@@ -16,11 +21,28 @@ namespace mlir::flyhoist::spec {
 /// Unit attribute marking a host-level `func.func`/`llvm.func` as a kernel
 /// even when the module has no call to it.
 inline constexpr llvm::StringLiteral kKernelAttrName = "spec.kernel";
-/// Name of the discardable kernel attribute listing the hoisted parameters.
-inline constexpr llvm::StringLiteral kHoistedAttrName = "spec.hoisted";
-/// Name of the discardable kernel attribute counting the launch sites the
-/// pass updated (0: none was visible in the module).
-inline constexpr llvm::StringLiteral kLaunchSitesAttrName = "spec.launch_sites";
+/// Name of the discardable attribute holding a function's HoistRecordAttr.
+inline constexpr llvm::StringLiteral kRecordAttrName = "spec.record";
+
+/// The hoist record of `op`, or null.
+HoistRecordAttr getHoistRecord(Operation *op);
+
+/// Every operation nested in `root` that carries a hoist record, with it, in
+/// IR order.
+SmallVector<std::pair<Operation *, HoistRecordAttr>>
+collectHoistRecords(Operation *root);
+
+/// Enforces the contract "one parameter name has one value in a module",
+/// one `spec.param` at a time.
+class ParamValueTable {
+public:
+  /// Records `param`, or emits an error at it (with a note at the first
+  /// parameter of its name) and fails when that one has another value.
+  LogicalResult check(ParamOp param);
+
+private:
+  llvm::StringMap<ParamOp> firstByName;
+};
 } // namespace mlir::flyhoist::spec
 
 #endif // FLYHOIST_DIALECT_SPEC_SPECDIALECT_H

@@ -24,12 +24,93 @@ def Spec_Dialect : Dialect {
     whether the kernel really needs it as a constant.
 
     The unit attribute `spec.kernel` marks a host-level function as a kernel
-    even when nothing in the module calls it. Discardable attributes of this
-    dialect record what the pass did:
-    `spec.hoisted` on a kernel lists the parameters that became runtime
-    arguments, and `spec.launch_sites` counts the launch sites it updated.
+    even when nothing in the module calls it. `spec.record`, a
+    `#spec.record` on each kernel and device function the hoisting pass
+    changed, records what it did; it is the one source of the manifest.
   }];
   let hasOperationAttrVerify = 1;
+  let useDefaultAttributePrinterParser = 1;
+}
+
+class Spec_Attr<string name, string attrMnemonic>
+    : AttrDef<Spec_Dialect, name> {
+  let mnemonic = attrMnemonic;
+}
+
+def Spec_HoistedParamAttr : Spec_Attr<"HoistedParam", "hoisted"> {
+  let summary = "a parameter that became a runtime value of a function";
+  let description = [{
+    `argument` is the function argument that carries it; absent, the uses
+    took the `equals` value and the signature did not change. `type` is what
+    the launcher passes (i32 when `zero_extended_to` names the parameter's
+    own type). `divisor` is the power of two the kernel assumes divides the
+    value. `preconditions` is what the launcher must guarantee, as text
+    (docs/MANIFEST.md); `host_argument` the new argument of the launching
+    host function, with hoist-into-host. Never the value.
+  }];
+  let parameters = (ins
+    "::mlir::StringAttr":$name,
+    "::mlir::Type":$type,
+    OptionalParameter<"std::optional<int64_t>">:$argument,
+    OptionalParameter<"std::optional<int64_t>">:$divisor,
+    OptionalParameter<"::mlir::Type">:$zero_extended_to,
+    OptionalParameter<"::mlir::ArrayAttr">:$preconditions,
+    OptionalParameter<"std::optional<int64_t>">:$host_argument);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Spec_KeptParamAttr : Spec_Attr<"KeptParam", "kept"> {
+  let summary = "a parameter a function keeps as a constant";
+  let description = [{
+    The value baked in, why (worded as the remark words it), and where the
+    use that needs a constant is.
+  }];
+  let parameters = (ins
+    "::mlir::StringAttr":$name,
+    "int64_t":$value,
+    "::mlir::StringAttr":$reason,
+    "::mlir::LocationAttr":$location);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Spec_HoistRecordAttr : Spec_Attr<"HoistRecord", "record"> {
+  let summary = "what hoist-stride-specialization did to a function";
+  let description = [{
+    ```mlir
+    spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w",
+        type = index, argument = 3>], kept = [], launch_sites = [loc(...)]>
+    ```
+
+    On every kernel (and, with `device`, device function) the pass
+    rewrote: the parameters hoisted (in argument order), those kept, and the
+    launch sites it updated. Writer, verifier, manifest and C API all use
+    this one definition.
+  }];
+  let parameters = (ins
+    DefaultValuedParameter<"bool", "false">:$device,
+    "::mlir::ArrayAttr":$hoisted,
+    "::mlir::ArrayAttr":$kept,
+    "::mlir::ArrayAttr":$launch_sites);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The hoisted parameters.
+    auto getHoistedParams() const {
+      return getHoisted().getAsRange<HoistedParamAttr>();
+    }
+    /// The kept parameters.
+    auto getKeptParams() const {
+      return getKept().getAsRange<KeptParamAttr>();
+    }
+    /// The launch sites updated.
+    auto getLaunchSiteLocations() const {
+      return getLaunchSites().getAsRange<::mlir::LocationAttr>();
+    }
+    /// The same record with every location unknown (for fingerprints, which
+    /// must not depend on where a frontend traced from).
+    HoistRecordAttr withoutLocations() const;
+  }];
 }
 
 class Spec_Op<string mnemonic, list<Trait> traits = []>

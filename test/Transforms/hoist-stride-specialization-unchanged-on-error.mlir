@@ -12,8 +12,7 @@
 
 // CHECK: error: launch site passes 2 arguments but kernel @kernels::@b takes 1
 // CHECK: IR Dump After HoistStrideSpecialization Failed
-// CHECK-NOT: spec.hoisted
-// CHECK-NOT: spec.launch_sites
+// CHECK-NOT: spec.record
 // CHECK: func.func @a(%arg0: memref<?xf32>) {
 // CHECK-NEXT: %0 = spec.param "a" = 16 : index
 // CHECK-NEXT: %1 = memref.load %arg0[%0] : memref<?xf32>
@@ -22,7 +21,7 @@
 // CHECK: call @a(%arg0) : (memref<?xf32>) -> ()
 // CHECK-NOT: arith.constant 16
 // CHECK: args(%arg0 : memref<?xf32>, %c1 : index)
-// CHECK-NOT: spec.hoisted
+// CHECK-NOT: spec.record
 module attributes {gpu.container_module} {
   func.func @a(%a: memref<?xf32>) {
     %w = spec.param "a" = 16 : index

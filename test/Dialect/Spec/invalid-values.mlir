@@ -73,25 +73,3 @@ func.func @equals_custom_form_mismatch(%stride: i32) {
   %w = spec.param "w" = 4 equals %stride : index
   return
 }
-
-// -----
-
-// The records the pass leaves are checked too.
-// expected-error @+1 {{'spec.hoisted' must be an array of dictionaries}}
-func.func @bad_hoisted_record() attributes {spec.hoisted = 3 : i64} {
-  return
-}
-
-// -----
-
-// expected-error @+1 {{each 'spec.hoisted' entry needs 'name', 'type' and 'argument' or 'equals'}}
-func.func @hoisted_record_without_type() attributes {spec.hoisted = [{name = "w", argument = 0 : i64}]} {
-  return
-}
-
-// -----
-
-// expected-error @+1 {{'spec.launch_sites' must be a non-negative integer}}
-func.func @negative_launch_sites() attributes {spec.launch_sites = -1 : i64} {
-  return
-}

@@ -49,12 +49,12 @@ module attributes {gpu.container_module} {
       gpu.return
     }
   }
-  func.func @host(%bt: memref<?xi32>, %out: memref<?xi32>, %a: memref<?xf32>) {
+  func.func @host(%bt: memref<?xi32>, %out: memref<?xi32>, %a: memref<?xf32>, %ld: index) {
     %c1 = arith.constant 1 : index
     %c8 = arith.constant 8 : index
     %w = spec.param "max_blocks_per_seq" = 128 : i32
-    gpu.launch_func @kernels::@paged blocks in (%c8, %c1, %c1) threads in (%c1, %c1, %c1) args(%bt : memref<?xi32>, %out : memref<?xi32>, %c8 : index)
-    gpu.launch_func @kernels::@paged blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%bt : memref<?xi32>, %out : memref<?xi32>, %c1 : index)
+    gpu.launch_func @kernels::@paged blocks in (%c8, %c1, %c1) threads in (%c1, %c1, %c1) args(%bt : memref<?xi32>, %out : memref<?xi32>, %ld : index)
+    gpu.launch_func @kernels::@paged blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%bt : memref<?xi32>, %out : memref<?xi32>, %ld : index)
     gpu.launch_func @kernels::@other blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%a : memref<?xf32>)
     call @cpu(%a) : (memref<?xf32>) -> ()
     return

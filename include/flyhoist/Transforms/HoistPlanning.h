@@ -1,0 +1,104 @@
+//===- HoistPlanning.h - What happens to each parameter ---------*- C++ -*-===//
+//
+// Every decision of hoist-stride-specialization and its reason, made before
+// anything is rewritten: per kernel and parameter name, hoist (and how the
+// value travels), keep (and why, and where), or drop as unused.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLYHOIST_TRANSFORMS_HOISTPLANNING_H
+#define FLYHOIST_TRANSFORMS_HOISTPLANNING_H
+
+#include "flyhoist/Analysis/StrideUseAnalysis.h"
+#include "flyhoist/Transforms/ArgumentEncoding.h"
+#include "flyhoist/Transforms/HoistOptions.h"
+#include "flyhoist/Transforms/KernelDiscovery.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir::flyhoist {
+
+/// One parameter name of one kernel (or device function) and what will
+/// happen to it.
+struct ParamPlan {
+  /// What happens to the parameter.
+  enum class Decision { Hoist, Keep, Unused };
+
+  std::string name;
+  /// The value and type, kept here because `ops` are erased by the rewrite.
+  int64_t value = 0;
+  Type type;
+  /// The function's `spec.param` ops of this name. Empty when the function
+  /// holds none and only passes the value on to the functions it calls.
+  SmallVector<spec::ParamOp> ops;
+  Decision decision = Decision::Keep;
+  /// For Keep: why, and the operation that needs the constant (null when the
+  /// reason is not one use).
+  std::string reason;
+  Operation *blockingUser = nullptr;
+  /// For Hoist: the new argument, or std::nullopt when every op has an
+  /// `equals` value, no callee needs the value, and the signature does not
+  /// change.
+  std::optional<unsigned> argumentIndex;
+  /// For Hoist with an argument: the type the argument carries the value in,
+  /// before the encoding. `type`, except for an index parameter of an
+  /// `llvm.func`, whose arguments must have LLVM types: there the integer of
+  /// the index width (the kernel casts it back to index).
+  Type carrierType;
+  /// For Hoist with an argument: how the value travels in it.
+  ArgumentEncoding encoding;
+  /// For Hoist: the `equals` contracts, "value == argument 3" and so on (see
+  /// docs/MANIFEST.md), in IR order, without repeats.
+  std::vector<std::string> equalsContracts;
+  /// For Hoist with an argument: the first function this one passes the
+  /// value on to (its symbol path), empty when it passes it to none.
+  std::string passedTo;
+};
+
+/// One kernel (or device function) and the plan for its parameters.
+struct KernelPlan {
+  /// The function, its launch sites and its parameters as discovered.
+  DiscoveredKernel kernel;
+  /// One plan per parameter name it holds or passes on, sorted by name (the
+  /// argument order). Empty for a function that holds no parameter and
+  /// passes none on: the rewrite leaves it alone.
+  std::vector<ParamPlan> params;
+};
+
+/// The plan for a module.
+struct ModulePlan {
+  std::vector<KernelPlan> kernels;
+  /// Parameters outside kernels (host code, device functions).
+  SmallVector<spec::ParamOp> otherParams;
+  /// Every symbol use in the module, resolved.
+  SymbolUseMap symbolUses;
+};
+
+/// The type a new argument of `function` carries a value of `type` in:
+/// `type`, or, for an index value and an `llvm.func` (whose arguments must
+/// have LLVM types), the integer of the index width its data layout gives.
+Type argumentCarrierType(FunctionOpInterface function, Type type);
+
+/// Decides what happens to every parameter of every kernel and device
+/// function `discovered` found, under `options`. Reads the IR, changes
+/// nothing.
+///
+/// A parameter used only in addresses is hoisted into a new argument (or its
+/// `equals` value). Device code passes values on: when a function gets an
+/// argument for a name, every kernel or device function that calls it takes
+/// that name as an argument too and passes it, whether or not it uses the
+/// name itself; one that cannot (it keeps the name for its own uses, cannot
+/// take an argument, holds it with another type, or calls from inside a
+/// region isolated from above) keeps the name, with the reason, and passes
+/// the constant. A `spec.param` without `equals` inside a region isolated
+/// from above (e.g. `gpu.all_reduce`'s body) keeps its name: no argument can
+/// reach it.
+ModulePlan planHoisting(DiscoveredModule discovered,
+                        const HoistOptions &options,
+                        const StrideUseRules &rules);
+
+} // namespace mlir::flyhoist
+
+#endif // FLYHOIST_TRANSFORMS_HOISTPLANNING_H

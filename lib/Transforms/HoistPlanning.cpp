@@ -1,0 +1,445 @@
+//===- HoistPlanning.cpp - What happens to each parameter -----------------===//
+//
+// Two steps: each function's own parameters are classified by the use
+// analysis (planOwnParams); then the names that need a new argument are
+// passed up through the device call graph until nothing changes
+// (planArguments), which also finds every reason a function cannot take an
+// argument it would need.
+//
+//===----------------------------------------------------------------------===//
+
+#include "flyhoist/Transforms/HoistPlanning.h"
+
+#include "flyhoist/Transforms/HoistRemarks.h"
+#include "flyhoist/Transforms/HoistStrideSpecialization.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace mlir::flyhoist;
+using spec::ParamOp;
+
+/// Classifies the function's own parameters, by name, with the use analysis
+/// (one propagation for all of them): Hoist (address-only), Keep (with the
+/// first blocking use) or Unused. Where the value comes from (argument or
+/// `equals`) is decided by ArgumentPlanner.
+static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
+                                            const StrideUseRules &rules) {
+  std::vector<ParamPlan> plans;
+  std::map<std::string, SmallVector<ParamOp>> byName;
+  for (ParamOp param : kernel.params)
+    byName[param.getName().str()].push_back(param);
+  if (byName.empty())
+    return plans;
+  SmallVector<SmallVector<Value>> roots;
+  for (auto &[name, ops] : byName)
+    roots.push_back(llvm::map_to_vector(
+        ops, [](ParamOp op) -> Value { return op.getResult(); }));
+  SmallVector<ParamUseSummary> summaries =
+      analyzeParamUses(kernel.function, roots, rules);
+  for (auto [entry, summary] : llvm::zip(byName, summaries)) {
+    auto &[name, ops] = entry;
+    ParamPlan param;
+    param.name = name;
+    param.value = ops.front().getIntValue();
+    param.type = ops.front().getType();
+    param.ops = ops;
+    bool anyUse = llvm::any_of(ops, [](ParamOp op) { return !op.use_empty(); });
+    if (!anyUse) {
+      param.decision = ParamPlan::Decision::Unused;
+    } else if (!summary.isAddressOnly()) {
+      const BlockingUse &first = *summary.firstBlockingUse;
+      param.decision = ParamPlan::Decision::Keep;
+      param.reason = describeBlockReason(first.reason, first.user);
+      param.blockingUser = first.user;
+    } else {
+      param.decision = ParamPlan::Decision::Hoist;
+    }
+    plans.push_back(std::move(param));
+  }
+  return plans;
+}
+
+//===----------------------------------------------------------------------===//
+// The `equals` contract, as recorded
+//===----------------------------------------------------------------------===//
+
+/// Names `value` for a precondition, from what the launcher knows: the
+/// function's arguments, the layout of memref arguments, constants and other
+/// parameters. Never a location: the record lives in the gpu.module, whose
+/// fingerprint must not depend on where the frontend traced the kernel from.
+static std::string describeOperand(Value value, FunctionOpInterface function) {
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    if (!function.isExternal() &&
+        argument.getOwner() == &function.getFunctionBody().front() &&
+        argument.getArgNumber() < function.getNumArguments())
+      return "argument " + std::to_string(argument.getArgNumber());
+    return "block argument " + std::to_string(argument.getArgNumber()) +
+           " of a region of '" +
+           argument.getOwner()->getParentOp()->getName().getStringRef().str() +
+           "'";
+  }
+  Operation *def = value.getDefiningOp();
+  unsigned result = cast<OpResult>(value).getResultNumber();
+  // Sign-extending casts keep the number, which is what the contract is
+  // about: look through them (not through zero extensions or truncations).
+  if (isa<arith::IndexCastOp, arith::ExtSIOp, LLVM::SExtOp>(def))
+    return describeOperand(def->getOperand(0), function);
+  if (auto param = dyn_cast<ParamOp>(def))
+    return "parameter '" + param.getName().str() + "'";
+  if (std::optional<APInt> known = knownIntegerValue(value))
+    return std::to_string(known->getSExtValue());
+  if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(def)) {
+    std::string of = " of " + describeOperand(metadata.getSource(), function);
+    unsigned rank = metadata.getSizes().size();
+    if (result == 1)
+      return "offset" + of;
+    if (result >= 2 && result < 2 + rank)
+      return "size " + std::to_string(result - 2) + of;
+    if (result >= 2 + rank)
+      return "stride " + std::to_string(result - 2 - rank) + of;
+  }
+  if (auto dim = dyn_cast<memref::DimOp>(def))
+    if (std::optional<int64_t> index = dim.getConstantIndex())
+      return "size " + std::to_string(*index) + " of " +
+             describeOperand(dim.getSource(), function);
+  return "result " + std::to_string(result) + " of '" +
+         def->getName().getStringRef().str() + "'";
+}
+
+/// The contracts "value == <operand>" of the `equals` ops of `param`.
+static std::vector<std::string> equalsContracts(const ParamPlan &param,
+                                                FunctionOpInterface function) {
+  std::vector<std::string> contracts;
+  for (ParamOp op : param.ops) {
+    Value equals = op.getEquals();
+    if (!equals)
+      continue;
+    std::string contract = "value == " + describeOperand(equals, function);
+    if (!llvm::is_contained(contracts, contract))
+      contracts.push_back(contract);
+  }
+  return contracts;
+}
+
+Type mlir::flyhoist::argumentCarrierType(FunctionOpInterface function,
+                                         Type type) {
+  if (!isa<LLVM::LLVMFuncOp>(function.getOperation()) || !type.isIndex())
+    return type;
+  uint64_t width =
+      DataLayout::closest(function).getTypeSizeInBits(type).getFixedValue();
+  return IntegerType::get(type.getContext(), width);
+}
+
+//===----------------------------------------------------------------------===//
+// Arguments, passed up through callers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A (function index, parameter name id) pair.
+using FunctionName = std::pair<unsigned, unsigned>;
+
+/// Why a function keeps a name it would need an argument for.
+struct ForcedKeep {
+  ForcedKeep() = default;
+  ForcedKeep(std::string reason, Operation *blockingUser)
+      : reason(std::move(reason)), blockingUser(blockingUser) {}
+
+  std::string reason;
+  Operation *blockingUser = nullptr;
+  /// The type the name had in the function when it was forced.
+  Type type;
+};
+
+/// A call from one planned function to another.
+struct CallEdge {
+  Operation *site;
+  /// The other end: the caller in `callers`, the callee in `callees` and
+  /// `incoming`.
+  unsigned function;
+};
+
+/// The state of the argument planning: the functions, what their own
+/// parameters need, and which calls connect them. Names are interned (ids
+/// into `names`) so that large modules cost integer keys, not strings.
+class ArgumentPlanner {
+public:
+  ArgumentPlanner(std::vector<KernelPlan> &plans) : plans(plans) {
+    DenseMap<Operation *, unsigned> index;
+    ownIndex.resize(plans.size());
+    for (auto [i, plan] : llvm::enumerate(plans)) {
+      index[plan.kernel.function] = i;
+      for (auto [j, param] : llvm::enumerate(plan.params)) {
+        unsigned id = intern(param.name, param.value);
+        ownIndex[i][id] = j;
+      }
+    }
+    callers.resize(plans.size());
+    callees.resize(plans.size());
+    for (auto [i, plan] : llvm::enumerate(plans))
+      for (Operation *site : plan.kernel.launchSites)
+        if (auto caller = site->getParentOfType<FunctionOpInterface>())
+          if (auto it = index.find(caller); it != index.end()) {
+            callers[i].push_back({site, it->second});
+            callees[it->second].push_back({site, static_cast<unsigned>(i)});
+          }
+  }
+
+  /// Runs to the fixpoint and leaves the final plan in `plans`.
+  void run(const HoistOptions &options) {
+    while (findDemand(), addForcedKeeps()) {
+    }
+    finish(options);
+  }
+
+private:
+  unsigned intern(const std::string &name, int64_t value) {
+    auto [it, inserted] = nameIds.try_emplace(name, names.size());
+    if (inserted) {
+      names.push_back(name);
+      values.push_back(value);
+    }
+    return it->second;
+  }
+
+  const ParamPlan *own(unsigned function, unsigned name) const {
+    auto it = ownIndex[function].find(name);
+    if (it == ownIndex[function].end())
+      return nullptr;
+    return &plans[function].params[it->second];
+  }
+
+  static bool needsOwnArgument(const ParamPlan &param) {
+    return param.decision == ParamPlan::Decision::Hoist &&
+           llvm::any_of(param.ops, [](ParamOp op) { return !op.getEquals(); });
+  }
+
+  /// Whether `function` passes a constant for `name` whatever its callees
+  /// need: it keeps the name for its own uses or was forced to.
+  bool keeps(unsigned function, unsigned name) const {
+    const ParamPlan *param = own(function, name);
+    return (param && param->decision == ParamPlan::Decision::Keep) ||
+           forced.count({function, name});
+  }
+
+  /// The names each function needs an argument for, given `forced`: its own
+  /// parameters without `equals` that it hoists, and every name a function it
+  /// calls needs, unless it keeps that name.
+  void findDemand() {
+    demand.clear();
+    incoming.clear();
+    demandedNames.assign(plans.size(), {});
+    std::vector<FunctionName> worklist;
+    auto add = [&](FunctionName key, Type type) {
+      if (!demand.try_emplace(key, type).second)
+        return;
+      demandedNames[key.first].push_back(key.second);
+      worklist.push_back(key);
+    };
+    for (unsigned function = 0; function < plans.size(); ++function)
+      for (const ParamPlan &param : plans[function].params) {
+        unsigned name = nameIds.lookup(param.name);
+        if (needsOwnArgument(param) && !forced.count({function, name}))
+          add({function, name}, param.type);
+      }
+    while (!worklist.empty()) {
+      auto [callee, name] = worklist.back();
+      worklist.pop_back();
+      Type type = demand.lookup({callee, name});
+      for (const CallEdge &call : callers[callee]) {
+        unsigned caller = call.function;
+        if (keeps(caller, name))
+          continue;
+        incoming[{caller, name}].push_back({call.site, callee});
+        const ParamPlan *param = own(caller, name);
+        add({caller, name}, param ? param->type : type);
+      }
+    }
+  }
+
+  /// Finds the names a function needs an argument for but cannot take one
+  /// for; returns whether any was new. (Each verdict reads only the demand,
+  /// so the order of the visit does not matter.)
+  bool addForcedKeeps() {
+    bool changed = false;
+    for (auto &[key, type] : demand) {
+      if (forced.count(key))
+        continue;
+      std::optional<ForcedKeep> keep = whyNoArgument(key.first, key.second);
+      if (!keep)
+        continue;
+      keep->type = type;
+      forced[key] = std::move(*keep);
+      changed = true;
+    }
+    return changed;
+  }
+
+  std::optional<ForcedKeep> whyNoArgument(unsigned function,
+                                          unsigned name) const {
+    const DiscoveredKernel &kernel = plans[function].kernel;
+    Operation *functionOp = kernel.function;
+    Type type = demand.lookup({function, name});
+    if (const ParamPlan *param = own(function, name)) {
+      if (llvm::any_of(param->ops,
+                       [&](ParamOp op) { return op.getType() != type; }))
+        return ForcedKeep{
+            ("used with more than one type in this " + kernel.kindName()).str(),
+            nullptr};
+      for (ParamOp op : param->ops) {
+        Operation *scope = isolatedScope(op);
+        if (op.getEquals() || scope == functionOp)
+          continue;
+        return ForcedKeep{"used inside '" +
+                              scope->getName().getStringRef().str() +
+                              "', whose region is isolated from above: no "
+                              "argument can reach it",
+                          scope};
+      }
+    }
+    auto calls = incoming.find({function, name});
+    if (calls != incoming.end()) {
+      for (const CallEdge &call : calls->second) {
+        const std::string &callee = plans[call.function].kernel.path;
+        Type calleeType = demand.lookup({call.function, name});
+        if (calleeType != type) {
+          std::string text;
+          llvm::raw_string_ostream os(text);
+          os << "used as " << type << " here but passed as " << calleeType
+             << " to " << callee;
+          return ForcedKeep{text, call.site};
+        }
+        Operation *scope = isolatedScope(call.site);
+        if (scope != functionOp)
+          return ForcedKeep{"passed to " + callee + " from inside '" +
+                                scope->getName().getStringRef().str() +
+                                "', whose region is isolated from above: no "
+                                "argument can reach it",
+                            call.site};
+      }
+    }
+    if (kernel.unknownReference)
+      return ForcedKeep{("the " + kernel.kindName() + " is referenced by '" +
+                         kernel.unknownReference->getName().getStringRef() +
+                         "', which the pass cannot give a new argument")
+                            .str(),
+                        kernel.unknownReference};
+    return std::nullopt;
+  }
+
+  /// Whether `function` would need an argument for `name` were it not
+  /// forced to keep it: for its own uses, or to pass it to a callee that
+  /// takes it. A keep forced in an earlier round may have lost its cause when
+  /// the callee was forced to keep the name too.
+  bool wouldNeedArgument(unsigned function, unsigned name) const {
+    if (const ParamPlan *param = own(function, name))
+      if (needsOwnArgument(*param))
+        return true;
+    return llvm::any_of(callees[function], [&](const CallEdge &call) {
+      return demand.count({call.function, name});
+    });
+  }
+
+  /// The final plan: decisions, argument indices in name order, encodings.
+  void finish(const HoistOptions &options) {
+    // Which forced keeps still have a cause, before the plans are rebuilt.
+    std::vector<SmallVector<unsigned>> stillForced(plans.size());
+    for (auto &[key, keep] : forced)
+      if (wouldNeedArgument(key.first, key.second))
+        stillForced[key.first].push_back(key.second);
+    for (unsigned function = 0; function < plans.size(); ++function) {
+      KernelPlan &plan = plans[function];
+      FunctionOpInterface callable = plan.kernel.function;
+      // Names the function holds no parameter of but passes on, or would.
+      std::vector<ParamPlan> params = std::move(plan.params);
+      auto addPassedOnly = [&](unsigned name, Type type) {
+        if (ownIndex[function].count(name))
+          return;
+        ParamPlan &param = params.emplace_back();
+        param.name = names[name];
+        param.value = values[name];
+        param.type = type;
+      };
+      plan.params.clear();
+      for (unsigned name : demandedNames[function])
+        addPassedOnly(name, demand.lookup({function, name}));
+      for (unsigned name : stillForced[function])
+        addPassedOnly(name, forced.at({function, name}).type);
+      llvm::sort(params, [](const ParamPlan &a, const ParamPlan &b) {
+        return a.name < b.name;
+      });
+
+      unsigned nextArgument = callable.getNumArguments();
+      for (ParamPlan &param : params) {
+        unsigned name = nameIds.lookup(param.name);
+        FunctionName key{function, name};
+        if (param.decision == ParamPlan::Decision::Keep && !param.ops.empty()) {
+          // Kept for its own uses: the analysis said why.
+        } else if (llvm::is_contained(stillForced[function], name)) {
+          const ForcedKeep &keep = forced.at(key);
+          param.decision = ParamPlan::Decision::Keep;
+          param.reason = keep.reason;
+          param.blockingUser = keep.blockingUser;
+        } else if (demand.count(key)) {
+          param.decision = ParamPlan::Decision::Hoist;
+          param.argumentIndex = nextArgument++;
+          param.carrierType = argumentCarrierType(callable, param.type);
+          param.encoding =
+              chooseEncoding(param.value, param.carrierType, options);
+          if (auto calls = incoming.find(key); calls != incoming.end())
+            param.passedTo = plans[calls->second.front().function].kernel.path;
+        }
+        if (param.decision == ParamPlan::Decision::Hoist)
+          param.equalsContracts = equalsContracts(param, callable);
+      }
+      plan.params = std::move(params);
+    }
+  }
+
+  std::vector<KernelPlan> &plans;
+  /// Interned names, their ids and their values (one name has one value in
+  /// a module).
+  std::vector<std::string> names;
+  llvm::StringMap<unsigned> nameIds;
+  std::vector<int64_t> values;
+  /// For each function, its own parameter plans by name id.
+  std::vector<DenseMap<unsigned, unsigned>> ownIndex;
+  /// For each function, the calls planned functions make to it, and the
+  /// calls it makes to planned functions.
+  std::vector<SmallVector<CallEdge>> callers;
+  std::vector<SmallVector<CallEdge>> callees;
+  /// Names a function needs an argument for, with the type; per function,
+  /// the names in the order found.
+  DenseMap<FunctionName, Type> demand;
+  std::vector<SmallVector<unsigned>> demandedNames;
+  /// The calls through which a function passes a name on (each with the
+  /// callee's index).
+  DenseMap<FunctionName, SmallVector<CallEdge>> incoming;
+  /// Names kept because the function cannot take the argument it needs.
+  std::map<FunctionName, ForcedKeep> forced;
+};
+} // namespace
+
+ModulePlan mlir::flyhoist::planHoisting(DiscoveredModule discovered,
+                                        const HoistOptions &options,
+                                        const StrideUseRules &rules) {
+  ModulePlan plan;
+  // Reserved: KernelPlan's members do not move without a copy on growth.
+  plan.kernels.reserve(discovered.kernels.size());
+  for (DiscoveredKernel &kernel : discovered.kernels) {
+    KernelPlan &kernelPlan = plan.kernels.emplace_back();
+    kernelPlan.params = planOwnParams(kernel, rules);
+    kernelPlan.kernel = std::move(kernel);
+  }
+  ArgumentPlanner(plan.kernels).run(options);
+  plan.otherParams = std::move(discovered.otherParams);
+  plan.symbolUses = std::move(discovered.symbolUses);
+  return plan;
+}

@@ -1,0 +1,546 @@
+//===- HoistRewrite.cpp - Carry out a hoisting plan -----------------------===//
+//
+// The steps, in order: each kernel's signature, body and record; every
+// launch site (which may give host functions new arguments); then the
+// parameters left in host code and device functions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "flyhoist/Transforms/HoistRewrite.h"
+
+#include "flyhoist/Transforms/HoistStrideSpecialization.h"
+#include "flyhoist/Transforms/MaterializeSpecialization.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Remarks.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <tuple>
+
+using namespace mlir;
+using namespace mlir::flyhoist;
+using spec::ParamOp;
+
+/// Appends arguments of `types` to `function`, all at once (one new
+/// signature, one new argument-attribute array, however many there are), and
+/// returns them. The generic FunctionOpInterface path cannot rebuild the type
+/// of a void `llvm.func` (LLVMFunctionType::clone wants one result), so that
+/// case is done here.
+static SmallVector<Value> appendArguments(FunctionOpInterface function,
+                                          ArrayRef<Type> types,
+                                          ArrayRef<Location> locs) {
+  unsigned first = function.getNumArguments();
+  MLIRContext *context = function->getContext();
+  if (auto llvmFunc = dyn_cast<LLVM::LLVMFuncOp>(function.getOperation())) {
+    LLVM::LLVMFunctionType oldType = llvmFunc.getFunctionType();
+    SmallVector<Type> params(oldType.getParams());
+    llvm::append_range(params, types);
+    llvmFunc.setFunctionType(LLVM::LLVMFunctionType::get(
+        oldType.getReturnType(), params, oldType.isVarArg()));
+    if (ArrayAttr argAttrs = llvmFunc.getArgAttrsAttr()) {
+      SmallVector<Attribute> extended(argAttrs.begin(), argAttrs.end());
+      extended.append(types.size(), DictionaryAttr::get(context));
+      llvmFunc.setArgAttrsAttr(ArrayAttr::get(context, extended));
+    }
+    llvmFunc.getBody().front().addArguments(types, locs);
+  } else {
+    // Cannot fail for func.func and gpu.func, whose types take any
+    // signature.
+    SmallVector<unsigned> indices(types.size(), first);
+    SmallVector<DictionaryAttr> attrs(types.size(),
+                                      DictionaryAttr::get(context));
+    (void)function.insertArguments(indices, types, attrs, locs);
+  }
+  return llvm::to_vector_of<Value>(function.getArguments().drop_front(first));
+}
+
+/// Appends `values` to the arguments `launchSite` passes, with empty
+/// dictionaries in its per-argument attributes when it has them (discovery
+/// checked that they match the arguments). One operand-list update per
+/// site, however many values.
+static void appendPassedArguments(Operation *launchSite, ValueRange values) {
+  if (values.empty())
+    return;
+  passedArguments(launchSite).append(values);
+  auto withAttrs = dyn_cast<ArgAndResultAttrsOpInterface>(launchSite);
+  if (!withAttrs)
+    return;
+  if (ArrayAttr argAttrs = withAttrs.getArgAttrsAttr()) {
+    SmallVector<Attribute> extended(argAttrs.begin(), argAttrs.end());
+    extended.append(values.size(),
+                    DictionaryAttr::get(launchSite->getContext()));
+    withAttrs.setArgAttrsAttr(
+        ArrayAttr::get(launchSite->getContext(), extended));
+  }
+}
+
+/// Casts `carrier` (an integer) to `type` (index) right after it is defined,
+/// at the start of `function` for an argument.
+static Value castCarrier(FunctionOpInterface function, Value carrier,
+                         Type type) {
+  if (carrier.getType() == type)
+    return carrier;
+  OpBuilder builder(function->getContext());
+  if (Operation *def = carrier.getDefiningOp())
+    builder.setInsertionPointAfter(def);
+  else
+    builder.setInsertionPointToStart(&function.getFunctionBody().front());
+  return arith::IndexCastOp::create(builder, carrier.getLoc(), type, carrier);
+}
+
+/// Whether the code around `op` is LLVM dialect code, where the constants the
+/// pass creates are `llvm.mlir.constant`: `op` is an LLVM op or sits in an
+/// `llvm.func`.
+static bool inLLVMCode(Operation *op) {
+  if (isa_and_nonnull<LLVM::LLVMDialect>(op->getDialect()))
+    return true;
+  auto function = op->getParentOfType<FunctionOpInterface>();
+  return function && isa<LLVM::LLVMFuncOp>(function.getOperation());
+}
+
+/// A constant `value` of `type` before `site`: `llvm.mlir.constant` in LLVM
+/// code when `type` is an LLVM type, `arith.constant` otherwise.
+static Value createConstant(Operation *site, Type type, int64_t value) {
+  OpBuilder builder(site);
+  if (inLLVMCode(site) && LLVM::isCompatibleType(type))
+    return LLVM::ConstantOp::create(builder, site->getLoc(), type,
+                                    builder.getIntegerAttr(type, value));
+  return arith::ConstantOp::create(builder, site->getLoc(),
+                                   IntegerAttr::get(type, value));
+}
+
+static bool isInsideGpuModule(Operation *op) {
+  return op->getParentOfType<gpu::GPUModuleOp>() != nullptr;
+}
+
+namespace {
+/// A runtime value a function holds for a parameter name.
+struct KnownValue {
+  /// The value, of the parameter's type (or the carrier when the function
+  /// has no use of its own for it).
+  Value value;
+  /// The same value in the type its argument carries it in (see
+  /// argumentCarrierType); `value` itself when they agree.
+  Value carrier;
+};
+
+/// Supplies the value a launch site passes for a hoisted parameter: the
+/// caller's own argument when the caller is a kernel or device function that
+/// took one for the name, a new host argument with `hoistIntoHost`, else a
+/// constant.
+class LaunchValueProvider {
+public:
+  LaunchValueProvider(const ModulePlan &plan, const HoistOptions &options)
+      : plan(plan), options(options) {
+    for (const KernelPlan &kernel : plan.kernels)
+      plannedFunctions.insert(kernel.kernel.function);
+  }
+
+  /// Records that `function` now holds `name` (of type `type`) at run time.
+  void setKnown(Operation *function, StringRef name, Type type,
+                KnownValue known) {
+    arguments[key(function, name, type)] = known;
+  }
+
+  /// The value of parameter `name` (of type `type`, marked `value`) that
+  /// `site` passes, in `siteType` (the callee's carrier type).
+  Value valueAt(Operation *site, StringRef name, Type type, Type siteType,
+                int64_t value) {
+    auto caller = site->getParentOfType<FunctionOpInterface>();
+    // A site inside a region isolated from above cannot use the caller's
+    // arguments (planning made sure no hoisting depends on it).
+    if (caller && isolatedScope(site) == caller.getOperation()) {
+      auto known = arguments.find(key(caller, name, type));
+      if (known != arguments.end())
+        return convert(site, known->second, siteType);
+      if (options.hoistIntoHost && !plannedFunctions.contains(caller) &&
+          canTakeHostArgument(caller))
+        return convert(site, addHostArgument(caller, name, type, value),
+                       siteType);
+    }
+    return createConstant(site, siteType, value);
+  }
+
+  /// Whether `param` (host code) was replaced by a host argument and erased.
+  bool wasReplaced(ParamOp param) const {
+    return replacedParams.contains(param.getOperation());
+  }
+
+  /// The host argument `function` got for `name`, if any.
+  std::optional<unsigned> hostArgumentIndex(Operation *function,
+                                            StringRef name) const {
+    auto it = hostArguments.find({function, name});
+    if (it == hostArguments.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+private:
+  /// (function, parameter name, type); the names are the plan's, which
+  /// outlives the rewrite.
+  using Key = std::tuple<Operation *, StringRef, const void *>;
+  static Key key(Operation *function, StringRef name, Type type) {
+    return {function, name, type.getAsOpaquePointer()};
+  }
+
+  /// `known` in `siteType`: its carrier or its value when one has that type
+  /// (the usual case), else cast at `site` (an index value passed to an
+  /// llvm.func, or the other way round).
+  static Value convert(Operation *site, KnownValue known, Type siteType) {
+    if (known.carrier.getType() == siteType)
+      return known.carrier;
+    if (known.value.getType() == siteType)
+      return known.value;
+    OpBuilder builder(site);
+    return arith::IndexCastOp::create(builder, site->getLoc(), siteType,
+                                      known.value);
+  }
+
+  /// Host functions can take a new argument when every use of their symbol
+  /// is a call the pass can extend (and they are not variadic).
+  bool canTakeHostArgument(FunctionOpInterface function) const {
+    if (function.isExternal() || isInsideGpuModule(function))
+      return false;
+    if (auto llvmFunc = dyn_cast<LLVM::LLVMFuncOp>(function.getOperation());
+        llvmFunc && llvmFunc.isVarArg())
+      return false;
+    auto it = plan.symbolUses.find(function);
+    return it == plan.symbolUses.end() ||
+           llvm::all_of(it->second,
+                        [](const SymbolUse &use) { return use.isLaunchSite; });
+  }
+
+  /// Appends an argument for `name` to host `function`, replaces its own
+  /// `spec.param`s of that name (those a new argument can reach), and has
+  /// every caller pass the value in turn.
+  KnownValue addHostArgument(FunctionOpInterface function, StringRef name,
+                             Type type, int64_t value) {
+    unsigned index = function.getNumArguments();
+    Type carrierType = argumentCarrierType(function, type);
+    Value argument =
+        appendArguments(function, carrierType, function.getLoc()).front();
+    KnownValue known{castCarrier(function, argument, type), argument};
+    arguments[key(function, name, type)] = known;
+    hostArguments.try_emplace({function, name}, index);
+    SmallVector<ParamOp> own;
+    function->walk([&](ParamOp param) {
+      if (param.getName() == name && param.getType() == type &&
+          isolatedScope(param) == function.getOperation())
+        own.push_back(param);
+    });
+    for (ParamOp param : own) {
+      param.replaceAllUsesWith(known.value);
+      replacedParams.insert(param);
+      param.erase();
+    }
+    if (auto it = plan.symbolUses.find(function); it != plan.symbolUses.end())
+      for (const SymbolUse &use : it->second)
+        appendPassedArguments(
+            use.user, valueAt(use.user, name, type, carrierType, value));
+    return known;
+  }
+
+  const ModulePlan &plan;
+  const HoistOptions &options;
+  llvm::DenseSet<Operation *> plannedFunctions;
+  DenseMap<Key, KnownValue> arguments;
+  DenseMap<std::pair<Operation *, StringRef>, unsigned> hostArguments;
+  llvm::DenseSet<Operation *> replacedParams;
+};
+} // namespace
+
+/// One remark per parameter per kernel or device function: hoisted where,
+/// or kept and why. At the first `spec.param` of the name, or at the
+/// function for a name it only passes on.
+static void remarkOnDecision(const KernelPlan &kernel, const ParamPlan &param) {
+  Operation *anchor = param.ops.empty()
+                          ? static_cast<Operation *>(kernel.kernel.function)
+                          : static_cast<Operation *>(param.ops.front());
+  std::string where =
+      (kernel.kernel.kindName() + " " + kernel.kernel.path).str();
+  switch (param.decision) {
+  case ParamPlan::Decision::Hoist: {
+    InFlightDiagnostic remark = anchor->emitRemark()
+                                << "'" << param.name << "' hoisted in " << where
+                                << ": ";
+    if (param.argumentIndex)
+      remark << "runtime argument " << *param.argumentIndex;
+    else
+      remark << "uses take its 'equals' value";
+    if (!param.passedTo.empty())
+      remark << ", passed on to " << param.passedTo;
+    return;
+  }
+  case ParamPlan::Decision::Keep: {
+    InFlightDiagnostic remark = anchor->emitRemark()
+                                << "'" << param.name << "' kept specialized in "
+                                << where << ": " << param.reason;
+    if (param.blockingUser)
+      remark.attachNote(param.blockingUser->getLoc())
+          << "needs '" << param.name << "' as a constant here";
+    return;
+  }
+  case ParamPlan::Decision::Unused:
+    anchor->emitRemark() << "'" << param.name << "' is unused in " << where
+                         << "; removed";
+    return;
+  }
+}
+
+/// The same decision for MLIR's optimization-remark engine (`--remarks-filter=
+/// hoist-stride-specialization`, YAML output), when the context has one:
+/// passed for a hoisted parameter, missed with its reason for a kept one.
+static void reportToRemarkEngine(const KernelPlan &kernel,
+                                 const ParamPlan &param) {
+  if (!kernel.kernel.function->getContext()->getRemarkEngine())
+    return;
+  Location loc = param.ops.empty() ? kernel.kernel.function->getLoc()
+                                   : param.ops.front()->getLoc();
+  auto opts = remark::RemarkOpts::name("StrideSpecialization")
+                  .category("hoist-stride-specialization")
+                  .subCategory(param.name)
+                  .function(kernel.kernel.path);
+  switch (param.decision) {
+  case ParamPlan::Decision::Hoist:
+    remark::passed(loc, opts)
+        << remark::add("'{0}' hoisted", param.name)
+        << remark::metric("argument",
+                          param.argumentIndex
+                              ? static_cast<int64_t>(*param.argumentIndex)
+                              : int64_t(-1));
+    return;
+  case ParamPlan::Decision::Keep:
+    remark::missed(loc, opts) << remark::add("'{0}' kept", param.name)
+                              << remark::reason("{0}", param.reason);
+    return;
+  case ParamPlan::Decision::Unused:
+    remark::passed(loc, opts)
+        << remark::add("'{0}' unused; removed", param.name);
+    return;
+  }
+}
+
+/// What the launcher must guarantee for a hoisted parameter: the encoding's
+/// facts, then the `equals` contracts.
+static std::vector<std::string> preconditionsOf(const ParamPlan &param) {
+  std::vector<std::string> facts;
+  if (param.argumentIndex)
+    facts = param.encoding.preconditions();
+  facts.insert(facts.end(), param.equalsContracts.begin(),
+               param.equalsContracts.end());
+  return facts;
+}
+
+/// The record entry of a hoisted parameter (never its value).
+static spec::HoistedParamAttr
+hoistedEntry(MLIRContext *context, const ParamPlan &param,
+             std::optional<unsigned> hostArgument) {
+  auto number = [](std::optional<unsigned> value) -> std::optional<int64_t> {
+    if (!value)
+      return std::nullopt;
+    return static_cast<int64_t>(*value);
+  };
+  SmallVector<Attribute> facts;
+  for (const std::string &fact : preconditionsOf(param))
+    facts.push_back(StringAttr::get(context, fact));
+  Type type = param.argumentIndex
+                  ? param.encoding.argumentType(param.carrierType)
+                  : param.type;
+  std::optional<int64_t> divisor;
+  if (param.encoding.divisor > 1)
+    divisor = static_cast<int64_t>(param.encoding.divisor);
+  return spec::HoistedParamAttr::get(
+      context, StringAttr::get(context, param.name), type,
+      number(param.argumentIndex), divisor,
+      param.encoding.narrow ? param.carrierType : Type(),
+      facts.empty() ? ArrayAttr() : ArrayAttr::get(context, facts),
+      number(hostArgument));
+}
+
+/// Step 1: the function's new arguments, its parameters replaced,
+/// materialized or erased. Returns the record entries of the kept ones.
+static SmallVector<Attribute> rewriteKernel(KernelPlan &plan,
+                                            LaunchValueProvider &launchValues,
+                                            const HoistOptions &options) {
+  FunctionOpInterface function = plan.kernel.function;
+  MLIRContext *context = function->getContext();
+  SmallVector<Attribute> kept;
+  // The new arguments, appended in one step (planning numbered them in
+  // plan order).
+  SmallVector<Type> argumentTypes;
+  SmallVector<Location> argumentLocs;
+  for (ParamPlan &param : plan.params) {
+    if (param.decision != ParamPlan::Decision::Hoist || !param.argumentIndex)
+      continue;
+    argumentTypes.push_back(param.encoding.argumentType(param.carrierType));
+    argumentLocs.push_back(param.ops.empty() ? function.getLoc()
+                                             : param.ops.front().getLoc());
+  }
+  SmallVector<Value> arguments =
+      appendArguments(function, argumentTypes, argumentLocs);
+  auto nextArgument = arguments.begin();
+  for (ParamPlan &param : plan.params) {
+    if (param.decision == ParamPlan::Decision::Hoist) {
+      Value value;
+      if (param.argumentIndex) {
+        Value argument = *nextArgument++;
+        assert(argument.getArgNumber() == *param.argumentIndex &&
+               "arguments appended out of plan order");
+        Value carrier = decodeArgument(function, argument, param.carrierType,
+                                       param.encoding);
+        // Cast back to index only for the function's own uses: a function
+        // that passes the value on passes the carrier.
+        bool ownUses =
+            llvm::any_of(param.ops, [](ParamOp op) { return !op.getEquals(); });
+        value = ownUses ? castCarrier(function, carrier, param.type) : carrier;
+        launchValues.setKnown(function, param.name, param.type,
+                              {value, carrier});
+      }
+      for (ParamOp op : param.ops)
+        op.replaceAllUsesWith(op.getEquals() ? op.getEquals() : value);
+    } else if (param.decision == ParamPlan::Decision::Keep) {
+      Location where = param.blockingUser  ? param.blockingUser->getLoc()
+                       : param.ops.empty() ? function.getLoc()
+                                           : param.ops.front().getLoc();
+      kept.push_back(spec::KeptParamAttr::get(
+          context, StringAttr::get(context, param.name), param.value,
+          StringAttr::get(context, param.reason), where));
+    }
+    if (options.emitRemarks)
+      remarkOnDecision(plan, param);
+    reportToRemarkEngine(plan, param);
+    if (param.decision != ParamPlan::Decision::Keep) {
+      for (ParamOp op : param.ops)
+        op.erase();
+    } else if (options.materializeKept) {
+      for (ParamOp op : param.ops)
+        materializeParam(op);
+    }
+  }
+  return kept;
+}
+
+/// Step 2: every launch site of the function passes the hoisted values, in
+/// argument order.
+static void updateLaunchSites(KernelPlan &plan,
+                              LaunchValueProvider &launchValues) {
+  for (Operation *site : plan.kernel.launchSites) {
+    SmallVector<Value> passed;
+    for (ParamPlan &param : plan.params) {
+      if (!param.argumentIndex)
+        continue;
+      Value value = launchValues.valueAt(site, param.name, param.type,
+                                         param.carrierType, param.value);
+      OpBuilder builder(site);
+      passed.push_back(
+          encodeAtSite(builder, site->getLoc(), value, param.encoding));
+    }
+    appendPassedArguments(site, passed);
+  }
+}
+
+/// Step 3: the function's record: what was hoisted (with the host argument
+/// of the first launch site), what was kept, where it is launched from.
+static void writeRecord(KernelPlan &plan, ArrayRef<Attribute> kept,
+                        const LaunchValueProvider &launchValues) {
+  FunctionOpInterface function = plan.kernel.function;
+  MLIRContext *context = function->getContext();
+  Operation *host = plan.kernel.launchSites.empty()
+                        ? nullptr
+                        : plan.kernel.launchSites.front()
+                              ->getParentOfType<FunctionOpInterface>();
+  SmallVector<Attribute> hoisted;
+  llvm::StringSet<> decided;
+  for (ParamPlan &param : plan.params) {
+    decided.insert(param.name);
+    if (param.decision != ParamPlan::Decision::Hoist)
+      continue;
+    std::optional<unsigned> hostArgument;
+    if (host && param.argumentIndex)
+      hostArgument = launchValues.hostArgumentIndex(host, param.name);
+    hoisted.push_back(hoistedEntry(context, param, hostArgument));
+  }
+  SmallVector<Attribute> allKept(kept.begin(), kept.end());
+  // A function hoisted before (e.g. a second run with materialize-kept=false)
+  // keeps its earlier entries: the record describes the whole signature.
+  if (spec::HoistRecordAttr earlier = spec::getHoistRecord(function)) {
+    hoisted.insert(hoisted.begin(), earlier.getHoisted().begin(),
+                   earlier.getHoisted().end());
+    for (spec::KeptParamAttr param : earlier.getKeptParams())
+      if (!decided.contains(param.getName().getValue()))
+        allKept.push_back(param);
+  }
+  SmallVector<Attribute> sites;
+  for (Operation *site : plan.kernel.launchSites)
+    sites.push_back(site->getLoc());
+  function->setAttr(
+      spec::kRecordAttrName,
+      spec::HoistRecordAttr::get(
+          context, plan.kernel.kind == FunctionKind::DeviceFunction,
+          ArrayAttr::get(context, hoisted), ArrayAttr::get(context, allKept),
+          ArrayAttr::get(context, sites)));
+}
+
+/// A parameter left in a gpu.module outside any kernel or device function
+/// (e.g. in a global's initializer) is baked into the module: say so.
+static void remarkOnDeviceConstant(ParamOp param) {
+  auto gpuModule = param->getParentOfType<gpu::GPUModuleOp>();
+  if (!gpuModule)
+    return;
+  param.emitRemark() << "'" << param.getName() << "' kept specialized in "
+                     << symbolPath(gpuModule)
+                     << ": outside any function, nothing can pass it at run "
+                        "time";
+}
+
+HoistSummary mlir::flyhoist::rewriteForPlan(ModulePlan &plan,
+                                            const HoistOptions &options) {
+  HoistSummary summary;
+  for (const KernelPlan &kernel : plan.kernels) {
+    for (const ParamPlan &param : kernel.params) {
+      switch (param.decision) {
+      case ParamPlan::Decision::Hoist:
+        ++summary.hoisted;
+        break;
+      case ParamPlan::Decision::Keep:
+        ++summary.kept;
+        break;
+      case ParamPlan::Decision::Unused:
+        ++summary.removed;
+        break;
+      }
+    }
+    if (llvm::any_of(kernel.params, [](const ParamPlan &param) {
+          return param.argumentIndex;
+        }))
+      summary.launchSitesUpdated += kernel.kernel.launchSites.size();
+  }
+  LaunchValueProvider launchValues(plan, options);
+  // Functions that hold no parameter and pass none on stay as they are.
+  SmallVector<std::pair<KernelPlan *, SmallVector<Attribute>>> rewritten;
+  for (KernelPlan &kernel : plan.kernels)
+    if (!kernel.params.empty())
+      rewritten.push_back(
+          {&kernel, rewriteKernel(kernel, launchValues, options)});
+  for (auto &[kernel, kept] : rewritten)
+    updateLaunchSites(*kernel, launchValues);
+  for (auto &[kernel, kept] : rewritten)
+    writeRecord(*kernel, kept, launchValues);
+  // Step 4: what is left (host code, parameters outside any function) is
+  // materialized, except what hoist-into-host already replaced by a host
+  // argument.
+  for (ParamOp param : plan.otherParams) {
+    if (launchValues.wasReplaced(param))
+      continue;
+    if (options.emitRemarks)
+      remarkOnDeviceConstant(param);
+    materializeParam(param);
+  }
+  return summary;
+}

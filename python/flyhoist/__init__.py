@@ -1,0 +1,24 @@
+"""flyhoist for Python frontends: ctypes over libFlyHoistMLIRCAPI.so.
+
+Use it from the source tree (`sys.path.insert(0, '<repo>/python')`); it has
+no build step of its own and needs the Python standard library only. The
+library is found through FLYHOIST_CAPI_LIB or the checkout's build*/lib.
+
+  params.spec_param   emit `spec.param` from a tracer
+  ir.Context/Module   a frontend's own context and module: hoist with the
+                      pass's option string, manifest, fingerprints, compile
+  ir.Target           gfx942/gfx950 code objects, sm_90 PTX
+  cache.KernelCache   the two-level JIT cache (docs/INTEGRATION.md)
+  retire              stream-aware module retirement
+"""
+
+from .cache import DiskCache, KernelCache, Launch, PreconditionError
+from .ir import CompileError, Context, HoistError, MLIRError, Module, Target
+from .params import spec_param
+from .retire import ModuleRetirer, NaiveRetirer, ResidentModules
+
+__all__ = [
+    'CompileError', 'Context', 'DiskCache', 'HoistError', 'KernelCache',
+    'Launch', 'MLIRError', 'Module', 'ModuleRetirer', 'NaiveRetirer',
+    'PreconditionError', 'ResidentModules', 'Target', 'spec_param',
+]

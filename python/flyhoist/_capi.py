@@ -1,0 +1,202 @@
+"""ctypes declarations of libFlyHoistMLIRCAPI.so: MLIR's C API and flyhoist's.
+
+Only what the package uses is declared. MLIR's handle types are structs of
+one pointer and MlirStringRef is a (pointer, length) pair; both are passed by
+value, which ctypes does for foreign functions and callbacks alike.
+"""
+
+import ctypes
+import glob
+import os
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
+    os.path.abspath(__file__))))
+
+#: The major version of include/flyhoist-c/FlyHoist.h this package speaks.
+API_MAJOR = 1
+
+LIBRARY_NAME = 'libFlyHoistMLIRCAPI.so'
+
+
+class LibraryNotFound(RuntimeError):
+    """No libFlyHoistMLIRCAPI.so where the package looked."""
+
+
+def _handle(name):
+    return type(name, (ctypes.Structure,), {'_fields_': [('ptr', ctypes.c_void_p)]})
+
+
+MlirContext = _handle('MlirContext')
+MlirDialectRegistry = _handle('MlirDialectRegistry')
+MlirDialectHandle = _handle('MlirDialectHandle')
+MlirOperation = _handle('MlirOperation')
+MlirBlock = _handle('MlirBlock')
+MlirRegion = _handle('MlirRegion')
+MlirAttribute = _handle('MlirAttribute')
+MlirIdentifier = _handle('MlirIdentifier')
+MlirLocation = _handle('MlirLocation')
+MlirDiagnostic = _handle('MlirDiagnostic')
+MlirPassManager = _handle('MlirPassManager')
+MlirOpPassManager = _handle('MlirOpPassManager')
+
+
+class MlirStringRef(ctypes.Structure):
+    _fields_ = [('data', ctypes.c_void_p), ('length', ctypes.c_size_t)]
+
+    @classmethod
+    def of(cls, text):
+        data = text.encode() if isinstance(text, str) else bytes(text)
+        ref = cls(ctypes.cast(ctypes.c_char_p(data), ctypes.c_void_p),
+                  len(data))
+        ref._keep = data  # the bytes must outlive the call
+        return ref
+
+    def bytes(self):
+        return ctypes.string_at(self.data, self.length) if self.length else b''
+
+    def str(self):
+        return self.bytes().decode('utf-8', errors='replace')
+
+
+class MlirLogicalResult(ctypes.Structure):
+    _fields_ = [('value', ctypes.c_int8)]
+
+
+MlirStringCallback = ctypes.CFUNCTYPE(None, MlirStringRef, ctypes.c_void_p)
+# MlirLogicalResult (a struct of one int8) is returned as an int8: ctypes
+# callbacks cannot return structs, and the two are returned alike by the C
+# calling conventions of x86-64 and AArch64.
+MlirDiagnosticHandler = ctypes.CFUNCTYPE(ctypes.c_int8, MlirDiagnostic,
+                                         ctypes.c_void_p)
+MlirDeleteUserData = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+
+_B = ctypes.c_bool
+_I = ctypes.c_int
+_IP = ctypes.c_ssize_t  # intptr_t
+_U = ctypes.c_uint32
+_V = ctypes.c_void_p
+_S = MlirStringRef
+_R = MlirLogicalResult
+
+_SIGNATURES = {
+    # flyhoist
+    'flyhoistGetAPIVersion': (_U, []),
+    'flyhoistGetRevision': (ctypes.c_char_p, []),
+    'mlirGetDialectHandle__spec__': (MlirDialectHandle, []),
+    'mlirRegisterFlyHoistPasses': (None, []),
+    'mlirRegisterFlyHoistPipelines': (None, []),
+    'flyhoistHoistStrideSpecialization': (_R, [MlirOperation, _S]),
+    'flyhoistPrintManifest': (_R, [MlirOperation, MlirStringCallback, _V]),
+    'flyhoistPrintFingerprint': (_R, [MlirOperation, MlirStringCallback, _V]),
+    # registration
+    'mlirDialectRegistryCreate': (MlirDialectRegistry, []),
+    'mlirDialectRegistryDestroy': (None, [MlirDialectRegistry]),
+    'mlirRegisterAllDialects': (None, [MlirDialectRegistry]),
+    'mlirRegisterAllPasses': (None, []),
+    'mlirRegisterAllLLVMTranslations': (None, [MlirContext]),
+    'mlirDialectHandleInsertDialect': (None, [MlirDialectHandle,
+                                              MlirDialectRegistry]),
+    # context and diagnostics
+    'mlirContextCreateWithRegistry': (MlirContext, [MlirDialectRegistry, _B]),
+    'mlirContextDestroy': (None, [MlirContext]),
+    'mlirContextAttachDiagnosticHandler': (ctypes.c_uint64, [
+        MlirContext, MlirDiagnosticHandler, _V, MlirDeleteUserData]),
+    'mlirContextDetachDiagnosticHandler': (None, [MlirContext,
+                                                  ctypes.c_uint64]),
+    'mlirDiagnosticPrint': (None, [MlirDiagnostic, MlirStringCallback, _V]),
+    'mlirDiagnosticGetLocation': (MlirLocation, [MlirDiagnostic]),
+    'mlirDiagnosticGetSeverity': (_I, [MlirDiagnostic]),
+    'mlirDiagnosticGetNumNotes': (_IP, [MlirDiagnostic]),
+    'mlirDiagnosticGetNote': (MlirDiagnostic, [MlirDiagnostic, _IP]),
+    'mlirLocationIsAFileLineColRange': (_B, [MlirLocation]),
+    'mlirLocationFileLineColRangeGetFilename': (MlirIdentifier,
+                                                [MlirLocation]),
+    'mlirLocationFileLineColRangeGetStartLine': (_I, [MlirLocation]),
+    'mlirLocationFileLineColRangeGetStartColumn': (_I, [MlirLocation]),
+    'mlirLocationIsAName': (_B, [MlirLocation]),
+    'mlirLocationNameGetChildLoc': (MlirLocation, [MlirLocation]),
+    'mlirLocationIsACallSite': (_B, [MlirLocation]),
+    'mlirLocationCallSiteGetCallee': (MlirLocation, [MlirLocation]),
+    'mlirLocationPrint': (None, [MlirLocation, MlirStringCallback, _V]),
+    # operations
+    'mlirOperationCreateParse': (MlirOperation, [MlirContext, _S, _S]),
+    'mlirOperationClone': (MlirOperation, [MlirOperation]),
+    'mlirOperationDestroy': (None, [MlirOperation]),
+    'mlirOperationPrint': (None, [MlirOperation, MlirStringCallback, _V]),
+    'mlirOperationGetName': (MlirIdentifier, [MlirOperation]),
+    'mlirOperationGetNumRegions': (_IP, [MlirOperation]),
+    'mlirOperationGetRegion': (MlirRegion, [MlirOperation, _IP]),
+    'mlirOperationGetNextInBlock': (MlirOperation, [MlirOperation]),
+    'mlirOperationGetAttributeByName': (MlirAttribute, [MlirOperation, _S]),
+    'mlirRegionGetFirstBlock': (MlirBlock, [MlirRegion]),
+    'mlirBlockGetFirstOperation': (MlirOperation, [MlirBlock]),
+    'mlirIdentifierStr': (_S, [MlirIdentifier]),
+    # attributes
+    'mlirAttributeIsAArray': (_B, [MlirAttribute]),
+    'mlirArrayAttrGetNumElements': (_IP, [MlirAttribute]),
+    'mlirArrayAttrGetElement': (MlirAttribute, [MlirAttribute, _IP]),
+    'mlirAttributeIsAString': (_B, [MlirAttribute]),
+    'mlirStringAttrGetValue': (_S, [MlirAttribute]),
+    'mlirAttributeIsAGPUObjectAttr': (_B, [MlirAttribute]),
+    'mlirGPUObjectAttrGetObject': (_S, [MlirAttribute]),
+    # passes
+    'mlirPassManagerCreate': (MlirPassManager, [MlirContext]),
+    'mlirPassManagerDestroy': (None, [MlirPassManager]),
+    'mlirPassManagerGetAsOpPassManager': (MlirOpPassManager,
+                                          [MlirPassManager]),
+    'mlirParsePassPipeline': (_R, [MlirOpPassManager, _S, MlirStringCallback,
+                                   _V]),
+    'mlirPassManagerRunOnOp': (_R, [MlirPassManager, MlirOperation]),
+}
+
+
+def find_library(explicit=None):
+    """The library: `explicit`, $FLYHOIST_CAPI_LIB, else a build tree of
+    this checkout (build*/lib)."""
+    candidates = [explicit, os.environ.get('FLYHOIST_CAPI_LIB')]
+    candidates += sorted(glob.glob(os.path.join(ROOT, 'build*', 'lib',
+                                                LIBRARY_NAME)))
+    for path in candidates:
+        if path and os.path.exists(path):
+            return path
+    raise LibraryNotFound(
+        f'{LIBRARY_NAME} not found: build the project (ninja -C build '
+        f'FlyHoistMLIRCAPI) or set FLYHOIST_CAPI_LIB')
+
+
+class Library:
+    """The loaded library, with every declared function typed."""
+
+    def __init__(self, path):
+        self.path = path
+        lib = ctypes.CDLL(path)
+        for name, (restype, argtypes) in _SIGNATURES.items():
+            fn = getattr(lib, name)
+            fn.restype = restype
+            fn.argtypes = argtypes
+            setattr(self, name, fn)
+        version = lib.flyhoistGetAPIVersion()
+        if version >> 16 != API_MAJOR:
+            raise RuntimeError(
+                f'{path} has the flyhoist C API {version >> 16}.'
+                f'{version & 0xffff}; this package speaks {API_MAJOR}.x')
+        self.version = (version >> 16, version & 0xffff)
+        self.revision = lib.flyhoistGetRevision().decode()
+
+
+_library = None
+
+
+def load(path=None):
+    """Loads the library once per process (MLIR's registries are global)."""
+    global _library
+    if _library is None:
+        _library = Library(find_library(path))
+        # Process-wide registrations, once, as a frontend does at start-up.
+        _library.mlirRegisterAllPasses()
+        _library.mlirRegisterFlyHoistPasses()
+        _library.mlirRegisterFlyHoistPipelines()
+    elif path and os.path.realpath(path) != os.path.realpath(_library.path):
+        raise RuntimeError(f'{_library.path} is already loaded; one process '
+                           f'holds one copy of MLIR')
+    return _library

@@ -1,0 +1,579 @@
+"""KernelCache: compile once per kernel, never once per hoisted value.
+
+The protocol (docs/INTEGRATION.md, "The cache protocol"):
+
+1. Level 1, before tracing: the key is the kernel's identity plus the values
+   of its parameters that are not known to be hoisted. The names a kernel
+   hoists are learned from its first compile's manifest, so a call with a
+   new page-table width is a dictionary lookup: no tracing, no pass, no
+   compile. A level-1 entry holds one or more variants; each admits the
+   values its recorded preconditions (and anything it baked in) allow.
+2. Level 2, after tracing and hoisting: the code object is keyed by the
+   fingerprints of the GPU modules and the target's pipeline, in memory and
+   in an on-disk cache (FLYHOIST_CACHE_DIR, default ~/.cache/flyhoist) that
+   concurrent processes share: writes are atomic and a per-key file lock
+   makes a second process wait for the first one's compile instead of
+   repeating it.
+3. Every call checks the preconditions of the variant it returns. A value
+   that breaks one is traced again: hoisting it gives a variant whose facts
+   hold for it, or, when the facts are the frontend's own (an `equals`
+   contract the arguments break), the kernel is compiled fully specialized.
+   Nothing is launched with a broken precondition.
+4. FLYHOIST_LOG=recompiles prints why a kernel compiled again, e.g.
+   "compiled @k again: 'heads' 64 -> 32 (kept specialized: loop bound or
+   step at kernel.mlir:12:5)".
+5. With a loader, loaded modules are bounded (`capacity`) and a dropped one
+   is unloaded only after every stream it launched on has passed it
+   (retire.ModuleRetirer).
+"""
+
+import contextlib
+import errno
+import hashlib
+import json
+import os
+import re
+import sys
+import tempfile
+import threading
+
+from .ir import Context, Target
+from .params import type_bounds
+from .retire import ModuleRetirer, ResidentModules
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on the platforms we run on
+    fcntl = None
+
+
+class PreconditionError(RuntimeError):
+    """A launch whose arguments break what the kernel was compiled for."""
+
+
+# --------------------------------------------------------------------------
+# Preconditions
+# --------------------------------------------------------------------------
+
+_COMPARE = {
+    '<': lambda v, b: v < b, '<=': lambda v, b: v <= b,
+    '>': lambda v, b: v > b, '>=': lambda v, b: v >= b,
+    '==': lambda v, b: v == b, '!=': lambda v, b: v != b,
+}
+_INT = r'(-?\d+)'
+_PRECONDITIONS = [
+    # value % 16 == 0
+    (re.compile(r'^value\s*%\s*(\d+)\s*==\s*0$'),
+     lambda m: (lambda v, a, d=int(m[1]): d > 0 and v % d == 0)),
+    # 0 <= value < 2147483648
+    (re.compile(r'^' + _INT + r'\s*<=\s*value\s*<\s*' + _INT + '$'),
+     lambda m: (lambda v, a, lo=int(m[1]), hi=int(m[2]): lo <= v < hi)),
+    # value >= 0, value < 2147483648, ...
+    (re.compile(r'^value\s*(<=|>=|==|!=|<|>)\s*' + _INT + '$'),
+     lambda m: (lambda v, a, op=_COMPARE[m[1]], b=int(m[2]): op(v, b))),
+    # value == argument 1: the kernel reads its runtime argument 1 instead
+    (re.compile(r'^value\s*==\s*argument\s+(\d+)$'),
+     lambda m: (lambda v, a, i=int(m[1]):
+                None if a is None else (i < len(a) and _as_int(a[i]) == v))),
+]
+
+
+def _as_int(x):
+    try:
+        return int(x)
+    except (TypeError, ValueError):
+        return None
+
+
+def compile_precondition(text):
+    """A check for a recorded precondition: fn(value, runtime_args) -> True,
+    False, or None when it needs the runtime arguments and has none. A form
+    it does not know never holds: the caller then specializes."""
+    for pattern, make in _PRECONDITIONS:
+        match = pattern.match(text.strip())
+        if match:
+            return make(match)
+    return lambda v, a: False
+
+
+def _divisor(entry):
+    """The power of two the kernel assumes divides the value (the manifest's
+    `divisor`, 1 without one). Informational: the value is passed as is and
+    the divisibility is one of the preconditions checked before a launch."""
+    return int(entry.get('divisor') or 1)
+
+
+# --------------------------------------------------------------------------
+# Variants: one compiled module and what it admits
+# --------------------------------------------------------------------------
+
+class _Guard:
+    __slots__ = ('name', 'text', 'check')
+
+    def __init__(self, name, text, check):
+        self.name, self.text, self.check = name, text, check
+
+
+class HoistedArgument:
+    """A hoisted parameter of one kernel: where and how to pass it."""
+    __slots__ = ('name', 'argument', 'type', 'divisor')
+
+    def __init__(self, entry):
+        self.name = entry['name']
+        self.argument = entry.get('argument')
+        self.type = entry.get('type', 'index')
+        self.divisor = _divisor(entry)
+
+    def encode(self, value):
+        # The kernel takes the value itself (docs/MANIFEST.md): facts such
+        # as divisibility are assumptions it states, not an encoding.
+        return value
+
+
+class Variant:
+    """A compiled module and the values it may be launched with."""
+
+    def __init__(self, kernel, params, manifest, known_hoisted,
+                 specialized=False):
+        self.kernel = kernel
+        self.params = dict(params)
+        self.manifest = manifest
+        self.specialized = specialized
+        self.okey = None
+        self.objects = None
+        self.kernels = {}      # symbol -> [HoistedArgument] by argument
+        self.kept = {}         # name -> (symbol, kept entry)
+        hoisted_anywhere = set()
+        guards = []
+        for kernel_entry in manifest.get('kernels', ()):
+            symbol = kernel_entry['symbol']
+            arguments = []
+            for entry in kernel_entry.get('hoisted', ()):
+                hoisted_anywhere.add(entry['name'])
+                argument = HoistedArgument(entry)
+                if argument.argument is not None and \
+                        entry.get('source', 'argument') == 'argument':
+                    arguments.append(argument)
+                for text in entry.get('preconditions', ()):
+                    guards.append(_Guard(entry['name'], text,
+                                         compile_precondition(text)))
+                low, high = _argument_bounds(argument.type)
+                guards.append(_Guard(
+                    entry['name'], f'value fits {argument.type}',
+                    lambda v, a, lo=low, hi=high: lo <= v <= hi))
+            arguments.sort(key=lambda h: h.argument)
+            self.kernels[symbol] = arguments
+            for entry in kernel_entry.get('kept', ()):
+                self.kept.setdefault(entry['name'], (symbol, entry))
+        # A name is hoisted when no kernel keeps it.
+        self.hoisted = frozenset(hoisted_anywhere - set(self.kept))
+        # What this variant baked in although the level-1 key leaves it out.
+        for name in sorted(set(known_hoisted) - self.hoisted):
+            if name in self.params:
+                guards.append(_Guard(
+                    name, f'value == {self.params[name]} (baked in)',
+                    lambda v, a, c=self.params[name]: v == c))
+        self.guards = guards
+        self.names = frozenset(self.params)
+
+    def failure(self, values, args):
+        """The first guard `values` (and `args`) break, or None. A guard that
+        needs the arguments and has none passes here; Launch.arguments
+        checks it again."""
+        if values.keys() != self.names:
+            return _Guard(None, 'the same parameter names', None)
+        for guard in self.guards:
+            if guard.check(values[guard.name], args) is False:
+                return guard
+        return None
+
+    def symbol_for(self, name):
+        if name in self.kept:
+            return self.kept[name][0]
+        return next(iter(self.kernels), None) or str(self.kernel)
+
+    def why_not_hoisted(self, name, values, args):
+        """Why a new value of `name` needed a compile (recompile log)."""
+        if name in self.kept:
+            _, entry = self.kept[name]
+            return (f'kept specialized: {entry.get("reason", "?")} at '
+                    f'{entry.get("location", "unknown")}')
+        for guard in self.guards:
+            if guard.name == name and name in values and \
+                    guard.check(values[name], args) is False:
+                return f'precondition {guard.text} does not hold'
+        if name not in self.params:
+            return 'a new parameter'
+        return 'not used by a kernel'
+
+
+def _argument_bounds(type_name):
+    try:
+        return type_bounds(type_name)
+    except ValueError:
+        return (-(1 << 63), (1 << 64) - 1)
+
+
+class Launch:
+    """What a call gets: the code objects (or loaded module) of its variant
+    and the values to pass."""
+    __slots__ = ('cache', 'variant', 'values')
+
+    def __init__(self, cache, variant, values):
+        self.cache, self.variant, self.values = cache, variant, values
+
+    @property
+    def objects(self):
+        """{gpu.module symbol: code object bytes}."""
+        return self.variant.objects
+
+    @property
+    def fingerprints(self):
+        return dict(self.variant.okey[1])
+
+    @property
+    def specialized(self):
+        """True when this call got a fully specialized compile."""
+        return self.variant.specialized
+
+    def arguments(self, runtime_args=(), kernel=None):
+        """The kernel's runtime arguments with each hoisted value inserted at
+        the index the manifest records, encoded as recorded. Checks the
+        preconditions that involve the arguments; raises PreconditionError
+        rather than return arguments the kernel would compute wrong with."""
+        runtime_args = list(runtime_args)
+        for guard in self.variant.guards:
+            if guard.check(self.values[guard.name], runtime_args) is False:
+                raise PreconditionError(
+                    f'{self.variant.symbol_for(guard.name)}: '
+                    f'{guard.name!r} = {self.values[guard.name]} breaks '
+                    f'{guard.text}; pass args= to KernelCache.get to get a '
+                    f'kernel compiled for it')
+        kernels = self.variant.kernels
+        if kernel is None:
+            if len(kernels) > 1:
+                raise ValueError(f'several kernels ({", ".join(kernels)}); '
+                                 f'name one')
+            kernel = next(iter(kernels), None)
+        for hoisted in kernels.get(kernel, ()):
+            runtime_args.insert(hoisted.argument,
+                                hoisted.encode(self.values[hoisted.name]))
+        return runtime_args
+
+    def module_for(self, stream):
+        """The loaded module (the cache's loader made it), noting that it
+        launches on `stream` so that it is unloaded only after that
+        stream's work is done."""
+        module = self.cache._resident.get(self.variant.okey,
+                                          self.variant.objects)
+        self.cache.retirer.launched(module, stream)
+        return module
+
+
+# --------------------------------------------------------------------------
+# The on-disk cache
+# --------------------------------------------------------------------------
+
+_MAGIC = b'FLYHOIST-OBJECTS 1\n'
+
+
+def default_cache_dir():
+    explicit = os.environ.get('FLYHOIST_CACHE_DIR')
+    if explicit:
+        return explicit
+    base = os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache')
+    return os.path.join(base, 'flyhoist')
+
+
+class DiskCache:
+    """Code objects by key, one file per key, shared by processes.
+
+    A file is written to a temporary name in the same folder and renamed
+    over the final one (atomic on POSIX), so a reader sees all of an entry
+    or none; its header carries each object's SHA-256, so a damaged file is
+    a miss, never a wrong object.
+    """
+
+    def __init__(self, root):
+        self.root = root
+        os.makedirs(os.path.join(root, 'objects'), exist_ok=True)
+        os.makedirs(os.path.join(root, 'locks'), exist_ok=True)
+
+    def _path(self, digest):
+        return os.path.join(self.root, 'objects', digest[:2],
+                            digest + '.bin')
+
+    def get(self, digest):
+        try:
+            with open(self._path(digest), 'rb') as f:
+                data = f.read()
+        except OSError:
+            return None
+        if not data.startswith(_MAGIC):
+            return None
+        header_end = data.find(b'\n', len(_MAGIC))
+        try:
+            header = json.loads(data[len(_MAGIC):header_end])
+            offset, objects = header_end + 1, {}
+            for symbol, size, sha in header['objects']:
+                payload = data[offset:offset + size]
+                if len(payload) != size or \
+                        hashlib.sha256(payload).hexdigest() != sha:
+                    return None
+                objects[symbol] = payload
+                offset += size
+        except (ValueError, KeyError, TypeError):
+            return None
+        return objects
+
+    def put(self, digest, objects):
+        path = self._path(digest)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        header = {'objects': [[s, len(b), hashlib.sha256(b).hexdigest()]
+                              for s, b in sorted(objects.items())]}
+        fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path),
+                                         prefix='.tmp-')
+        try:
+            with os.fdopen(fd, 'wb') as f:
+                f.write(_MAGIC + json.dumps(header).encode() + b'\n')
+                for _, payload in sorted(objects.items()):
+                    f.write(payload)
+                f.flush()
+                os.fsync(f.fileno())
+            os.replace(temporary, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+
+    @contextlib.contextmanager
+    def lock(self, digest):
+        """Held while one process checks, compiles and writes `digest`."""
+        if fcntl is None:
+            yield
+            return
+        path = os.path.join(self.root, 'locks', digest + '.lock')
+        with open(path, 'a') as f:
+            while True:
+                try:
+                    fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+                    break
+                except OSError as error:  # interrupted
+                    if error.errno != errno.EINTR:
+                        raise
+            try:
+                yield
+            finally:
+                fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+
+
+# --------------------------------------------------------------------------
+# The cache
+# --------------------------------------------------------------------------
+
+def _logging_enabled(topic):
+    return topic in {t.strip() for t in
+                     os.environ.get('FLYHOIST_LOG', '').split(',')}
+
+
+class KernelCache:
+    """A JIT's kernel cache over hoist-stride-specialization.
+
+    `get(kernel, params, trace, args=None)`:
+      kernel  any hashable identity of the kernel (its function, say)
+      params  {name: int}: the values the frontend would bake in
+      trace   trace(params) -> MLIR text of the module, spec.param for each
+              value (called on a miss only)
+      args    the kernel's own runtime arguments, when preconditions may
+              involve them (`equals` contracts)
+    returns a Launch.
+
+    target:    a Target, or a chip name ('gfx942', 'sm_90')
+    options:   the pass's option string ('divisibility=16 ...')
+    cache_dir: the on-disk cache (None: FLYHOIST_CACHE_DIR or
+               ~/.cache/flyhoist; False: none)
+    loader:    loader(objects) -> a loaded module (Launch.module_for)
+    capacity:  how many loaded modules stay resident (None: all)
+    backend:   the stream/event backend of the retirer (retire.py)
+    """
+
+    def __init__(self, target, options='', cache_dir=None, loader=None,
+                 capacity=None, backend=None, retirer=None, context=None,
+                 log=None):
+        self.target = target if isinstance(target, Target) else Target(target)
+        self.options = options
+        self._context = context
+        if cache_dir is False:
+            self.disk = None
+        else:
+            self.disk = DiskCache(cache_dir or default_cache_dir())
+        self.retirer = retirer or (ModuleRetirer(backend) if backend else
+                                   None)
+        self._resident = None
+        if loader is not None:
+            if self.retirer is None:
+                raise ValueError('a loader needs a backend (or retirer) to '
+                                 'unload modules safely')
+            self._resident = ResidentModules(
+                capacity, lambda okey, objects: loader(objects), self.retirer)
+        self._log = log if log is not None else (
+            (lambda message: print(f'[flyhoist] {message}', file=sys.stderr,
+                                   flush=True))
+            if _logging_enabled('recompiles') else None)
+        self._lock = threading.RLock()
+        self._key_names = {}   # kernel -> names the level-1 key holds
+        self._hoisted_names = {}  # kernel -> the names it leaves out
+        self._entries = {}     # level-1 key -> [Variant]
+        self._last = {}        # kernel -> the last Variant compiled
+        self._objects = {}     # level-2 key -> {symbol: bytes}
+        self.traced = self.compiled = self.disk_hits = 0
+        self.hits = self.misses = 0
+        self.recompiles = []
+
+    @property
+    def context(self):
+        if self._context is None:
+            self._context = Context()
+        return self._context
+
+    # -- level 1 ------------------------------------------------------------
+
+    def _key(self, kernel, params):
+        names = self._key_names.get(kernel)
+        if names is None:
+            return (kernel, tuple(sorted(params.items())))
+        try:
+            return (kernel, tuple([params[n] for n in names]))
+        except KeyError:
+            return (kernel, tuple(sorted(params.items())))
+
+    def get(self, kernel, params, trace, args=None):
+        variants = self._entries.get(self._key(kernel, params))
+        if variants:
+            for variant in variants:
+                if variant.failure(params, args) is None:
+                    self.hits += 1
+                    return Launch(self, variant, params)
+        return self._miss(kernel, params, trace, args)
+
+    # -- a miss -------------------------------------------------------------
+
+    def _miss(self, kernel, params, trace, args):
+        with self._lock:
+            self.misses += 1
+            text = trace(params)
+            self.traced += 1
+            name = getattr(kernel, '__name__', None) or str(kernel)
+            source = f'{name}.mlir'
+            known = self._known_hoisted(kernel)
+            context = self.context
+            module = context.parse(text, source)
+            try:
+                manifest = module.hoist(self.options)
+                variant = Variant(kernel, params, manifest, known)
+                if variant.failure(params, args) is not None:
+                    # The facts the pass chose hold for the value it saw;
+                    # what fails is a contract on the arguments: bake it in.
+                    module.close()
+                    module = context.parse(text, source)
+                    module.run_pipeline(
+                        'builtin.module(materialize-specialization)')
+                    variant = Variant(kernel, params, {'kernels': []},
+                                      set(params), specialized=True)
+                fingerprints = module.fingerprints()
+                origin = self._attach_objects(variant, module, fingerprints)
+            finally:
+                module.close()
+            self._record(kernel, variant, params, args, origin)
+            return Launch(self, variant, params)
+
+    def _known_hoisted(self, kernel):
+        return self._hoisted_names.get(kernel, frozenset())
+
+    def _record(self, kernel, variant, params, args, origin):
+        previous = self._last.get(kernel)
+        if kernel not in self._key_names:
+            # The first compile teaches which names a new value of which
+            # costs nothing: the key leaves them out from now on.
+            self._key_names[kernel] = tuple(sorted(
+                n for n in params if n not in variant.hoisted))
+            self._hoisted_names[kernel] = frozenset(
+                n for n in params if n in variant.hoisted)
+        self._entries.setdefault(self._key(kernel, params), []).append(
+            variant)
+        self._last[kernel] = variant
+        if previous is not None:
+            self._log_recompile(previous, variant, params, args, origin)
+
+    def _log_recompile(self, previous, variant, params, args, origin):
+        changes = []
+        symbol = None
+        failing = {g.name for g in previous.guards
+                   if g.name in params and
+                   g.check(params[g.name], args) is False}
+        for name in sorted(set(params) | set(previous.params)):
+            old, new = previous.params.get(name), params.get(name)
+            if old == new:
+                continue
+            if name in previous.hoisted and name not in failing:
+                continue  # a runtime value there: not why it compiled
+            symbol = symbol or previous.symbol_for(name)
+            why = previous.why_not_hoisted(name, params, args)
+            changes.append(f'{name!r} {old} -> {new} ({why})')
+        if not changes:
+            guard = previous.failure(params, args)
+            changes.append(f'same values ({guard.text if guard else "?"} '
+                           f'does not hold)')
+        if variant.specialized:
+            changes.append('compiled fully specialized')
+        message = (f'compiled {symbol or previous.symbol_for(None)} again: '
+                   + '; '.join(changes))
+        if origin != 'compiled':
+            message += f' [code object from {origin}]'
+        self.recompiles.append(message)
+        if self._log:
+            self._log(message)
+
+    # -- level 2 ------------------------------------------------------------
+
+    def _attach_objects(self, variant, module, fingerprints):
+        """Finds or makes the code objects; says where they came from."""
+        okey = (self.target.key(), tuple(sorted(fingerprints.items())))
+        variant.okey = okey
+        objects = self._objects.get(okey)
+        if objects is not None:
+            variant.objects = objects
+            return 'memory'
+        # The library's revision names the LLVM that makes the objects.
+        digest = hashlib.sha256(json.dumps(
+            [self.context.lib.revision, okey]).encode()).hexdigest()
+        origin = 'the disk cache'
+        if self.disk is not None:
+            objects = self.disk.get(digest)
+        if objects is None:
+            lock = self.disk.lock(digest) if self.disk else \
+                contextlib.nullcontext()
+            with lock:
+                # Another process may have compiled it while we waited.
+                objects = self.disk.get(digest) if self.disk else None
+                if objects is None:
+                    objects = module.compile(self.target)
+                    self.compiled += 1
+                    origin = 'compiled'
+                    if self.disk is not None:
+                        self.disk.put(digest, objects)
+        if origin != 'compiled':
+            self.disk_hits += 1
+        self._objects[okey] = objects
+        variant.objects = objects
+        return origin
+
+    # -- shutdown -------------------------------------------------------------
+
+    def close(self):
+        """Unloads every loaded module once its streams are done."""
+        if self._resident is not None:
+            self._resident.clear()
+        if self._context is not None:
+            self._context.close()
+            self._context = None

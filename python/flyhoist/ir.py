@@ -1,0 +1,362 @@
+"""A frontend's own MLIR context and modules, over MLIR's C API.
+
+`Context` registers what a frontend registers (every upstream dialect plus
+`spec` through its dialect handle, the LLVM IR translations) and collects the
+diagnostics MLIR emits, rendered as `file:line:col: severity: message`.
+`Module` is a `builtin.module` owned by the frontend: hoisting with the
+pass's option string, the manifest, fingerprints, pipelines and code objects.
+"""
+
+import json
+import threading
+
+from . import _capi
+
+_SEVERITIES = ('error', 'warning', 'note', 'remark')
+
+
+class MLIRError(RuntimeError):
+    """A failed MLIR call, with the diagnostics it emitted."""
+
+    def __init__(self, message, diagnostics=()):
+        self.diagnostics = list(diagnostics)
+        text = message
+        if self.diagnostics:
+            text += ':\n' + '\n'.join(self.diagnostics)
+        super().__init__(text)
+
+
+class HoistError(MLIRError):
+    """hoist-stride-specialization failed; the module is unchanged."""
+
+
+class CompileError(MLIRError):
+    """Lowering to a code object failed."""
+
+
+class _Collector:
+    """Appends the pieces a MlirStringCallback delivers."""
+
+    def __init__(self):
+        self.pieces = []
+        self.callback = _capi.MlirStringCallback(
+            lambda ref, _: self.pieces.append(ref.bytes()))
+
+    def bytes(self):
+        return b''.join(self.pieces)
+
+    def text(self):
+        return self.bytes().decode('utf-8', errors='replace')
+
+
+class Context:
+    """An MLIR context with upstream dialects and `spec` registered.
+
+    Not thread-safe (MLIR contexts are not either): use one per thread, or
+    serialize calls, as KernelCache does.
+    """
+
+    def __init__(self, library=None, threading_enabled=False):
+        self.lib = library or _capi.load()
+        lib = self.lib
+        registry = lib.mlirDialectRegistryCreate()
+        lib.mlirRegisterAllDialects(registry)
+        lib.mlirDialectHandleInsertDialect(lib.mlirGetDialectHandle__spec__(),
+                                           registry)
+        self.handle = lib.mlirContextCreateWithRegistry(registry,
+                                                        threading_enabled)
+        lib.mlirDialectRegistryDestroy(registry)
+        # gpu-module-to-binary translates each gpu.module to LLVM IR.
+        lib.mlirRegisterAllLLVMTranslations(self.handle)
+        self._diagnostics = []
+        self.errors = 0  # error diagnostics among them
+        self._handler = _capi.MlirDiagnosticHandler(self._on_diagnostic)
+        self._no_delete = _capi.MlirDeleteUserData(0)
+        lib.mlirContextAttachDiagnosticHandler(self.handle, self._handler,
+                                               None, self._no_delete)
+        self.lock = threading.RLock()
+
+    # -- diagnostics ------------------------------------------------------
+
+    def _location(self, location):
+        lib = self.lib
+        if lib.mlirLocationIsAFileLineColRange(location):
+            name = lib.mlirIdentifierStr(
+                lib.mlirLocationFileLineColRangeGetFilename(location)).str()
+            return (f'{name}:'
+                    f'{lib.mlirLocationFileLineColRangeGetStartLine(location)}:'
+                    f'{lib.mlirLocationFileLineColRangeGetStartColumn(location)}')
+        if lib.mlirLocationIsAName(location):
+            return self._location(lib.mlirLocationNameGetChildLoc(location))
+        if lib.mlirLocationIsACallSite(location):
+            return self._location(lib.mlirLocationCallSiteGetCallee(location))
+        text = _Collector()
+        lib.mlirLocationPrint(location, text.callback, None)
+        return text.text()
+
+    def _render(self, diagnostic, lines):
+        lib = self.lib
+        message = _Collector()
+        lib.mlirDiagnosticPrint(diagnostic, message.callback, None)
+        text = message.text()
+        # MLIR attaches the whole op to a diagnostic emitted on it (the
+        # context's printOpOnDiagnostic, which the C API cannot turn off);
+        # the location says where it is.
+        if not text.startswith('see current operation:'):
+            severity = _SEVERITIES[lib.mlirDiagnosticGetSeverity(diagnostic)]
+            location = self._location(
+                lib.mlirDiagnosticGetLocation(diagnostic))
+            lines.append(f'{location}: {severity}: {text}')
+        for i in range(lib.mlirDiagnosticGetNumNotes(diagnostic)):
+            self._render(lib.mlirDiagnosticGetNote(diagnostic, i), lines)
+
+    def _on_diagnostic(self, diagnostic, _):
+        try:
+            if self.lib.mlirDiagnosticGetSeverity(diagnostic) == 0:
+                self.errors += 1
+            self._render(diagnostic, self._diagnostics)
+        except Exception as error:  # never unwind through C
+            self._diagnostics.append(f'<diagnostic not rendered: {error}>')
+        return 1  # handled
+
+    def take_diagnostics(self):
+        """Every diagnostic emitted since the last call, one line each."""
+        taken, self._diagnostics = self._diagnostics, []
+        self.errors = 0
+        return taken
+
+    # -- modules ------------------------------------------------------------
+
+    def parse(self, text, source_name='<frontend>'):
+        """Parses a `builtin.module` (text or bytecode); `source_name` is the
+        file name of its locations. Raises MLIRError."""
+        with self.lock:
+            self.take_diagnostics()
+            op = self.lib.mlirOperationCreateParse(
+                self.handle, _capi.MlirStringRef.of(text),
+                _capi.MlirStringRef.of(source_name))
+            diagnostics = self.take_diagnostics()
+            if not op.ptr:
+                raise MLIRError(f'{source_name} does not parse', diagnostics)
+            module = Module(self, op)
+            if module.op_name() != 'builtin.module':
+                name = module.op_name()
+                module.close()
+                raise MLIRError(f'{source_name} holds a {name!r}, not a '
+                                f'builtin.module')
+            return module
+
+    def close(self):
+        if self.handle and self.handle.ptr:
+            self.lib.mlirContextDestroy(self.handle)
+            self.handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class Module:
+    """A `builtin.module` of a Context, owned by the caller."""
+
+    def __init__(self, context, op):
+        self.context, self.op = context, op
+        self.remarks = []
+
+    @property
+    def lib(self):
+        return self.context.lib
+
+    def op_name(self, op=None):
+        return self.lib.mlirIdentifierStr(
+            self.lib.mlirOperationGetName(op or self.op)).str()
+
+    def _walk(self, op=None):
+        """Pre-order walk of the ops under `op` (the module itself first)."""
+        lib = self.lib
+        stack = [op or self.op]
+        while stack:
+            current = stack.pop()
+            yield current
+            children = []
+            for r in range(lib.mlirOperationGetNumRegions(current)):
+                block = lib.mlirRegionGetFirstBlock(
+                    lib.mlirOperationGetRegion(current, r))
+                if not block.ptr:
+                    continue
+                child = lib.mlirBlockGetFirstOperation(block)
+                while child.ptr:
+                    children.append(child)
+                    child = lib.mlirOperationGetNextInBlock(child)
+            stack.extend(reversed(children))
+
+    def _symbol(self, op):
+        attr = self.lib.mlirOperationGetAttributeByName(
+            op, _capi.MlirStringRef.of('sym_name'))
+        if attr.ptr and self.lib.mlirAttributeIsAString(attr):
+            return self.lib.mlirStringAttrGetValue(attr).str()
+        return None
+
+    def text(self):
+        out = _Collector()
+        with self.context.lock:
+            self.lib.mlirOperationPrint(self.op, out.callback, None)
+        return out.text()
+
+    def clone(self):
+        with self.context.lock:
+            return Module(self.context, self.lib.mlirOperationClone(self.op))
+
+    def hoist(self, options=''):
+        """Runs hoist-stride-specialization with the pass's option string
+        (e.g. "hoist-into-host=true divisibility=16") and returns the
+        manifest. The remarks are left in `self.remarks`. Raises HoistError
+        (module unchanged) with the located diagnostics."""
+        with self.context.lock:
+            self.context.take_diagnostics()
+            result = self.lib.flyhoistHoistStrideSpecialization(
+                self.op, _capi.MlirStringRef.of(options))
+            failed = not result.value or self.context.errors
+            diagnostics = self.context.take_diagnostics()
+            if failed:
+                raise HoistError('hoist-stride-specialization failed',
+                                 diagnostics)
+            self.remarks = diagnostics
+            return self.manifest()
+
+    def run_pipeline(self, pipeline, error=MLIRError):
+        """Runs a textual pipeline (`builtin.module(...)`) over the module
+        through MLIR's parser and pass manager, as any frontend does."""
+        lib = self.lib
+        with self.context.lock:
+            self.context.take_diagnostics()
+            pm = lib.mlirPassManagerCreate(self.context.handle)
+            try:
+                errors = _Collector()
+                parsed = lib.mlirParsePassPipeline(
+                    lib.mlirPassManagerGetAsOpPassManager(pm),
+                    _capi.MlirStringRef.of(pipeline), errors.callback, None)
+                if not parsed.value:
+                    raise error(f'invalid pipeline {pipeline!r}',
+                                [errors.text().strip()])
+                ran = lib.mlirPassManagerRunOnOp(pm, self.op)
+            finally:
+                lib.mlirPassManagerDestroy(pm)
+            # A pass that reports an error without failing (MLIR 22's
+            # gpu-module-to-binary does, for an unknown format) still failed.
+            failed = not ran.value or self.context.errors
+            diagnostics = self.context.take_diagnostics()
+            if failed:
+                raise error(f'pipeline {pipeline!r} failed', diagnostics)
+            self.remarks = diagnostics
+
+    def manifest(self):
+        """The hoisting manifest (docs/MANIFEST.md), as a dict."""
+        out = _Collector()
+        with self.context.lock:
+            result = self.lib.flyhoistPrintManifest(self.op, out.callback,
+                                                    None)
+            diagnostics = self.context.take_diagnostics()
+        if not result.value:
+            raise MLIRError('no manifest', diagnostics)
+        return json.loads(out.bytes())
+
+    def gpu_modules(self):
+        """{symbol: MlirOperation} of the gpu.module ops, in module order."""
+        return {self._symbol(op): op for op in self._walk()
+                if self.op_name(op) == 'gpu.module'}
+
+    def fingerprints(self):
+        """{gpu.module symbol: fingerprint}, by flyhoistPrintFingerprint."""
+        result = {}
+        with self.context.lock:
+            for symbol, op in self.gpu_modules().items():
+                out = _Collector()
+                if not self.lib.flyhoistPrintFingerprint(op, out.callback,
+                                                         None).value:
+                    raise MLIRError(f'no fingerprint for @{symbol}',
+                                    self.context.take_diagnostics())
+                result[symbol] = out.text()
+        return result
+
+    def binaries(self):
+        """{gpu.binary symbol: object bytes} (the first object of each)."""
+        lib = self.lib
+        result = {}
+        for op in self._walk():
+            if self.op_name(op) != 'gpu.binary':
+                continue
+            objects = lib.mlirOperationGetAttributeByName(
+                op, _capi.MlirStringRef.of('objects'))
+            if not objects.ptr or not lib.mlirAttributeIsAArray(objects) or \
+                    lib.mlirArrayAttrGetNumElements(objects) < 1:
+                continue
+            first = lib.mlirArrayAttrGetElement(objects, 0)
+            if lib.mlirAttributeIsAGPUObjectAttr(first):
+                result[self._symbol(op)] = \
+                    lib.mlirGPUObjectAttrGetObject(first).bytes()
+        return result
+
+    def compile(self, target):
+        """Compiles a copy of the module (this one is left as it is) with
+        `target`'s pipeline and returns {gpu.module symbol: object bytes}.
+        Raises CompileError."""
+        copy = self.clone()
+        try:
+            copy.run_pipeline(target.pipeline(), error=CompileError)
+            objects = copy.binaries()
+        finally:
+            copy.close()
+        if not objects:
+            raise CompileError(f'{target} produced no gpu.binary')
+        return objects
+
+    def close(self):
+        if self.op is not None and self.op.ptr:
+            with self.context.lock:
+                self.lib.mlirOperationDestroy(self.op)
+            self.op = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class Target:
+    """Where code objects are made for: a chip and its fly-opt pipeline.
+
+    `Target('gfx942')` -> flyhoist-amdgpu-pipeline, HSA code object (`bin`);
+    `Target('sm_90')` -> flyhoist-nvvm-pipeline, PTX (`isa`).
+    """
+
+    def __init__(self, chip, fmt=None, options=''):
+        if chip.startswith('gfx'):
+            self.kind, self.pipeline_name = 'amdgpu', 'flyhoist-amdgpu-pipeline'
+            fmt = fmt or 'bin'
+        elif chip.startswith('sm_'):
+            self.kind, self.pipeline_name = 'nvvm', 'flyhoist-nvvm-pipeline'
+            fmt = fmt or 'isa'
+        else:
+            raise ValueError(f'unknown chip {chip!r} (gfx942, gfx950, sm_90, '
+                             f'...)')
+        if not all(c.isalnum() or c == '_' for c in chip):
+            raise ValueError(f'bad chip name {chip!r}')
+        self.chip, self.format, self.options = chip, fmt, options
+
+    def pipeline(self):
+        """Every kept spec.param becomes a constant, then the lowering."""
+        extra = f' {self.options}' if self.options else ''
+        return (f'builtin.module(materialize-specialization,'
+                f'{self.pipeline_name}{{chip={self.chip} '
+                f'format={self.format}{extra}}})')
+
+    def key(self):
+        """What, besides the GPU module, decides the object's bytes."""
+        return self.pipeline()
+
+    def __repr__(self):
+        return f'Target({self.chip!r}, {self.format!r})'

@@ -1,0 +1,61 @@
+// The decode-side paged K gather at three page-table widths (not powers of
+// two among them) lowered to PTX for sm_90 by flyhoist-nvvm-pipeline:
+// hoisted, the three PTX texts are byte-identical and the entry takes the
+// width as one more (trailing, 64-bit) parameter; materialized, all three
+// differ. Only the `assembly` payload is compared (the NVVM target also
+// records the serialization time in the gpu.binary properties).
+//
+// RUN: sed 's/"max_blocks_per_seq" = 128/"max_blocks_per_seq" = 7/' %flyhoist_src_root/kernels/paged_fp4_k_gather.mlir > %t.w7.mlir
+// RUN: sed 's/"max_blocks_per_seq" = 128/"max_blocks_per_seq" = 333/' %flyhoist_src_root/kernels/paged_fp4_k_gather.mlir > %t.w333.mlir
+// RUN: cp %flyhoist_src_root/kernels/paged_fp4_k_gather.mlir %t.w128.mlir
+//
+// RUN: fly-opt %t.w7.mlir   --pass-pipeline='builtin.module(hoist-stride-specialization{remarks=false},flyhoist-nvvm-pipeline{chip=sm_90 format=isa})' > %t.h7.out
+// RUN: fly-opt %t.w128.mlir --pass-pipeline='builtin.module(hoist-stride-specialization{remarks=false},flyhoist-nvvm-pipeline{chip=sm_90 format=isa})' > %t.h128.out
+// RUN: fly-opt %t.w333.mlir --pass-pipeline='builtin.module(hoist-stride-specialization{remarks=false},flyhoist-nvvm-pipeline{chip=sm_90 format=isa})' > %t.h333.out
+// RUN: FileCheck %s --check-prefixes=CHECK,HOIST --input-file=%t.h7.out
+// RUN: grep -o 'assembly = "[^"]*"' %t.h7.out   > %t.h7
+// RUN: grep -o 'assembly = "[^"]*"' %t.h128.out > %t.h128
+// RUN: grep -o 'assembly = "[^"]*"' %t.h333.out > %t.h333
+// RUN: cat %t.h7 %t.h128 %t.h333 | count 3
+// RUN: cat %t.h7 %t.h128 %t.h333 | sort -u | count 1
+//
+// RUN: fly-opt %t.w7.mlir   --pass-pipeline='builtin.module(materialize-specialization,flyhoist-nvvm-pipeline{chip=sm_90 format=isa})' > %t.m7.out
+// RUN: fly-opt %t.w128.mlir --pass-pipeline='builtin.module(materialize-specialization,flyhoist-nvvm-pipeline{chip=sm_90 format=isa})' > %t.m128.out
+// RUN: fly-opt %t.w333.mlir --pass-pipeline='builtin.module(materialize-specialization,flyhoist-nvvm-pipeline{chip=sm_90 format=isa})' > %t.m333.out
+// RUN: FileCheck %s --check-prefixes=CHECK,SPEC --input-file=%t.m7.out
+// RUN: grep -o 'assembly = "[^"]*"' %t.m7.out   > %t.m7
+// RUN: grep -o 'assembly = "[^"]*"' %t.m128.out > %t.m128
+// RUN: grep -o 'assembly = "[^"]*"' %t.m333.out > %t.m333
+// RUN: cat %t.m7 %t.m128 %t.m333 | sort -u | count 3
+//
+// The PTX the H200 figures rest on (bench/RESULTS.md): per K word one
+// 4-byte load (not 4 byte loads), per bf16 chunk one 16-byte store, and the
+// hoisted width used by a single 64-bit multiply, the block-table row of the
+// sequence, before the page loop (the specialized kernel needs none).
+// RUN: sed -e 's/\\0A/\n/g' -e 's/\\09/ /g' %t.h7 > %t.h7.ptx
+// RUN: FileCheck %s --check-prefix=PTX --input-file=%t.h7.ptx
+// RUN: grep -c 'st.global.v4.b32' %t.h7.ptx | FileCheck %s --check-prefix=FOUR
+// RUN: grep -c 'ld.global.b8' %t.h7.ptx | FileCheck %s --check-prefix=FOUR
+// RUN: grep -c 'mul.lo.s64' %t.h7.ptx | FileCheck %s --check-prefix=ONE
+// RUN: sed -e 's/\\0A/\n/g' -e 's/\\09/ /g' %t.m7 > %t.m7.ptx
+// RUN: not grep 'mul.lo.s64' %t.m7.ptx
+
+// 6 memrefs x (allocated, aligned, offset, size, stride) + splits = 31
+// parameters (param_0 .. param_30); the hoisted entry has param_31 too.
+// CHECK: gpu.binary @kernels [#gpu.object<#nvvm.target<{{.*}}chip = "sm_90"{{.*}}>, {{.*}}assembly = "{{.*}}.target sm_90{{.*}}.visible .entry paged_fp4_k_gather(
+// CHECK-SAME: paged_fp4_k_gather_param_30
+// HOIST-SAME: paged_fp4_k_gather_param_31
+// SPEC-NOT: paged_fp4_k_gather_param_31
+
+// The host launch passes the width to the hoisted kernel, nothing more to
+// the materialized one.
+// HOIST: %[[W:.*]] = arith.constant 7 : index
+// HOIST: gpu.launch_func @kernels::@paged_fp4_k_gather {{.*}}%arg7 : index, %[[W]] : index)
+// SPEC: gpu.launch_func @kernels::@paged_fp4_k_gather {{.*}}%arg7 : index)
+
+// PTX: mul.lo.s64
+// PTX: $L__BB0_{{[0-9]+}}:
+// PTX-COUNT-3: ld.global.b32
+// PTX: st.global.v4.b32
+// FOUR: {{^}}4{{$}}
+// ONE: {{^}}1{{$}}

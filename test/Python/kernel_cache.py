@@ -1,0 +1,174 @@
+# KernelCache: the two-level key (a new width is a dictionary lookup: no
+# trace, no pass, no compile), kept values compile again, the precondition
+# forms, runtime-argument contracts (never a launch that breaks one), and
+# bounded loaded modules retired on a fake GPU. kernel_cache_manifest.py has
+# the parts that read the kept reasons and preconditions from the manifest.
+# RUN: python3 %s 2>&1 | FileCheck %s
+
+import flyhoist
+from flyhoist import KernelCache, PreconditionError, Target
+from flyhoist.cache import Launch, Variant, compile_precondition
+from flyhoist.retire import FakeGPU, NaiveRetirer
+
+KERNEL = '''module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @gather(%bt: memref<?xi32>, %out: memref<?xi32>, %seq: index) kernel {
+      WIDTH
+      PAGES
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %row = arith.muli %seq, %w : index
+      scf.for %blk = %c0 to %n step %c1 {
+        %i = arith.addi %row, %blk : index
+        %v = memref.load %bt[%i] : memref<?xi32>
+        memref.store %v, %out[%blk] : memref<?xi32>
+      }
+      gpu.return
+    }
+  }
+}
+'''
+
+traces = []
+
+
+def trace(values):
+    traces.append(dict(values))
+    return (KERNEL
+            .replace('WIDTH', flyhoist.spec_param(
+                'w', 'max_blocks_per_seq', values['max_blocks_per_seq']))
+            .replace('PAGES', flyhoist.spec_param('n', 'pages',
+                                                  values['pages'])))
+
+
+def no_trace(values):
+    raise AssertionError(f'traced on a hit: {values}')
+
+
+messages = []
+cache = KernelCache(Target('sm_90'), cache_dir=False, log=messages.append)
+
+# CHECK-LABEL: widths
+print('widths')
+launches = {w: cache.get('gather', {'max_blocks_per_seq': w, 'pages': 4},
+                         trace)
+            for w in range(1, 41)}
+print(f'traced {cache.traced}, compiled {cache.compiled}, hits {cache.hits}')
+print('one object:', len({l.objects['kernels'] for l in launches.values()}))
+print('arguments:', launches[40].arguments(['bt', 'out', 'seq']))
+print('every width passed:',
+      all(l.arguments(['bt', 'out', 'seq'])[3] == w
+          for w, l in launches.items()))
+# CHECK-NEXT: traced 1, compiled 1, hits 39
+# CHECK-NEXT: one object: 1
+# CHECK-NEXT: arguments: ['bt', 'out', 'seq', 40]
+# CHECK-NEXT: every width passed: True
+# A new width after the first compile never traces.
+launch = cache.get('gather', {'max_blocks_per_seq': 1 << 40, 'pages': 4},
+                   no_trace)
+print('2^40:', launch.arguments([0, 0, 0])[3] == 1 << 40, cache.traced)
+# CHECK-NEXT: 2^40: True 1
+
+# CHECK-LABEL: kept values
+print('kept values')
+cache.get('gather', {'max_blocks_per_seq': 3, 'pages': 8}, trace)
+cache.get('gather', {'max_blocks_per_seq': 5, 'pages': 8}, no_trace)
+cache.get('gather', {'max_blocks_per_seq': 6, 'pages': 4}, no_trace)
+print(f'traced {cache.traced}, compiled {cache.compiled}')
+# CHECK-NEXT: traced 2, compiled 2
+# Another kernel identity is another kernel.
+cache.get('gather-2', {'max_blocks_per_seq': 3, 'pages': 8}, trace)
+print(f'other kernel: traced {cache.traced}, compiled {cache.compiled}')
+# CHECK-NEXT: other kernel: traced 3, compiled 2
+# Other parameter names are another specialization, never a hit.
+cache.get('gather', {'max_blocks_per_seq': 3, 'pages': 8, 'extra': 1},
+          lambda v: trace({k: v[k] for k in ('max_blocks_per_seq', 'pages')}))
+print(f'extra name: traced {cache.traced}')
+# CHECK-NEXT: extra name: traced 4
+
+# CHECK-LABEL: preconditions
+print('preconditions')
+for text, value, args in [
+        ('value % 16 == 0', 32, None), ('value % 16 == 0', 24, None),
+        ('0 <= value < 2147483648', 2**31 - 1, None),
+        ('0 <= value < 2147483648', 2**31, None),
+        ('0 <= value < 2147483648', -1, None),
+        ('value >= 0', -1, None), ('value < 8', 7, None),
+        ('value == argument 1', 5, [9, 5]), ('value == argument 1', 5, [5, 9]),
+        ('value == argument 1', 5, None), ('value == argument 7', 5, [5]),
+        ('value is prime', 7, None)]:
+    print(f'{text!r} {value} {args}: {compile_precondition(text)(value, args)}')
+# CHECK-NEXT: 'value % 16 == 0' 32 None: True
+# CHECK-NEXT: 'value % 16 == 0' 24 None: False
+# CHECK-NEXT: '0 <= value < 2147483648' 2147483647 None: True
+# CHECK-NEXT: '0 <= value < 2147483648' 2147483648 None: False
+# CHECK-NEXT: '0 <= value < 2147483648' -1 None: False
+# CHECK-NEXT: 'value >= 0' -1 None: False
+# CHECK-NEXT: 'value < 8' 7 None: True
+# CHECK-NEXT: 'value == argument 1' 5 [9, 5]: True
+# CHECK-NEXT: 'value == argument 1' 5 [5, 9]: False
+# CHECK-NEXT: 'value == argument 1' 5 None: None
+# CHECK-NEXT: 'value == argument 7' 5 [5]: False
+# CHECK-NEXT: 'value is prime' 7 None: False
+
+# An `equals` contract: the kernel reads its argument 1 instead of the
+# value, so a launch whose argument 1 differs must not happen.
+manifest = {'kernels': [{'symbol': '@m::@k', 'kept': [], 'hoisted': [
+    {'name': 'stride', 'argument': None, 'source': 'equals',
+     'type': 'index', 'preconditions': ['value == argument 1']}]}]}
+variant = Variant('k', {'stride': 64}, manifest, set())
+ok = Launch(None, variant, {'stride': 64})
+print('contract kept:', ok.arguments(['p', 64]))
+try:
+    ok.arguments(['p', 80])
+except PreconditionError as error:
+    print(error)
+print('failure without arguments:', variant.failure({'stride': 64}, None))
+print('failure with them:', variant.failure({'stride': 64}, ['p', 80]).text)
+print('a value out of its type:',
+      Variant('k', {'w': 1}, {'kernels': [{'symbol': '@k', 'kept': [],
+              'hoisted': [{'name': 'w', 'argument': 0, 'type': 'i32',
+                           'preconditions': []}]}]}, set())
+      .failure({'w': 2**32}, None).text)
+# CHECK-NEXT: contract kept: ['p', 64]
+# CHECK-NEXT: @m::@k: 'stride' = 64 breaks value == argument 1; pass args= to KernelCache.get to get a kernel compiled for it
+# CHECK-NEXT: failure without arguments: None
+# CHECK-NEXT: failure with them: value == argument 1
+# CHECK-NEXT: a value out of its type: value fits i32
+
+# CHECK-LABEL: bounded
+print('bounded')
+
+
+def fill(retirer_type):
+    gpu = FakeGPU()
+    streams = [gpu.stream(f's{i}') for i in range(3)]
+    bounded = KernelCache(Target('sm_90'), cache_dir=False,
+                          loader=lambda objects: gpu.load(
+                              objects['kernels'][:40]),
+                          capacity=2, retirer=retirer_type(gpu))
+    for pages in (1, 2, 3, 4, 5, 1, 2):
+        launch = bounded.get('gather', {'max_blocks_per_seq': 9,
+                                        'pages': pages}, trace)
+        for stream in streams:
+            gpu.launch(launch.module_for(stream), stream, 30)
+        gpu.tick()
+    bounded.close()
+    gpu.run_until_idle()
+    return bounded, gpu
+
+
+bounded, gpu = fill(lambda gpu: flyhoist.ModuleRetirer(gpu))
+print(f'compiled {bounded.compiled}, loads {bounded._resident.loads}, '
+      f'evictions {bounded._resident.evictions}, faults {len(gpu.faults)}, '
+      f'loaded at the end {len(gpu.loaded)}')
+naive, naive_gpu = fill(NaiveRetirer)
+print(f'naive: evictions {naive._resident.evictions}, faults '
+      f'{len(naive_gpu.faults)}')
+# CHECK-NEXT: compiled 5, loads 7, evictions 5, faults 0, loaded at the end 0
+# CHECK-NEXT: naive: evictions 5, faults 7
+try:
+    KernelCache(Target('sm_90'), cache_dir=False, loader=lambda o: None)
+except ValueError as error:
+    print(error)
+# CHECK-NEXT: a loader needs a backend (or retirer) to unload modules safely
