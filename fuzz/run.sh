@@ -39,10 +39,8 @@ PY
 python3 "$root/fuzz/gen_kernels.py" --seed 1 --count 200 --mixed --out "$work/seeds"
 
 # The pass aborts on a broken contract; ASan/UBSan reports abort too.
-export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:${ASAN_OPTIONS:-}"
-export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1:${UBSAN_OPTIONS:-}"
-export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
-export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-22/bin/llvm-symbolizer}"
+# shellcheck source=scripts/sanitizer-env.sh
+source "$root/scripts/sanitizer-env.sh"
 
 cd "$work"
 exec "$build/bin/hoist-fuzzer" \

@@ -14,13 +14,8 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${FLYHOIST_ASAN_BUILD_DIR:-$root/build-asan}"
 what="${1:-all}"
 
-# halt_on_error/abort_on_error: the first report kills the process with
-# SIGABRT, which `not` treats as a crash, so an expected-failure test cannot
-# hide a report behind its non-zero exit status.
-export ASAN_OPTIONS="halt_on_error=1:abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1:${ASAN_OPTIONS:-}"
-export UBSAN_OPTIONS="halt_on_error=1:abort_on_error=1:print_stacktrace=1:${UBSAN_OPTIONS:-}"
-export LSAN_OPTIONS="suppressions=$root/scripts/lsan.supp:print_suppressions=0:${LSAN_OPTIONS:-}"
-export ASAN_SYMBOLIZER_PATH="${ASAN_SYMBOLIZER_PATH:-/usr/lib/llvm-22/bin/llvm-symbolizer}"
+# shellcheck source=scripts/sanitizer-env.sh
+source "$root/scripts/sanitizer-env.sh"
 
 if [ "$what" = build ] || [ "$what" = all ]; then
   # Everything links the shared sanitizer runtime: the pass plugin and the
