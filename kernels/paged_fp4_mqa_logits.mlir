@@ -200,7 +200,14 @@ module attributes {gpu.container_module} {
           }
           gpu.barrier
 
-          %bt_row = arith.muli %seq, %width : index
+          // The block-table row in i32, as the table's own indices are: a
+          // table of fewer than 2^31 entries (memref<?xi32>) cannot overflow
+          // it. A 64-bit multiply by the hoisted width would make the
+          // hoisted kernel's register allocation differ from the specialized
+          // one's (a shift) across the whole unrolled tile (bench/RESULTS.md).
+          %width_i32 = arith.index_cast %width : index to i32
+          %bt_row_i32 = arith.muli %seq_i32, %width_i32 overflow<nsw> : i32
+          %bt_row = arith.index_cast %bt_row_i32 : i32 to index
           %out_row = arith.muli %t, %logits_stride : index
           %chunks = arith.divui %head_dim, %c16 : index
           %w_row = arith.muli %t, %heads : index

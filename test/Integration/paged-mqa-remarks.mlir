@@ -21,7 +21,8 @@
 // IR-SAME: %arg10: index, %[[W:.*]]: index) workgroup
 // IR-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "max_blocks_per_seq", type = index, argument = 11>]
 // IR-NOT: spec.param
-// IR: arith.muli %{{.*}}, %[[W]] : index
+// IR: %[[W32:.*]] = arith.index_cast %[[W]] : index to i32
+// IR: arith.muli %{{.*}}, %[[W32]] overflow<nsw> : i32
 // IR-LABEL: func.func @launch_paged_fp4_mqa_logits(
 // IR: %[[C128:.*]] = arith.constant 128 : index
 // IR: gpu.launch_func @kernels::@paged_fp4_mqa_logits
