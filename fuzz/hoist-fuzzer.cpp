@@ -1,7 +1,9 @@
 //===- hoist-fuzzer.cpp - libFuzzer target for stride hoisting ------------===//
 //
 // Parses the input as MLIR text, verifies it, runs the transformation behind
-// `hoist-stride-specialization`, and checks the contracts the pass promises:
+// `hoist-stride-specialization` (through the C++ API with the default
+// options, or through a pass manager with the options of the input's
+// `// hoist-options:` line), and checks the contracts the pass promises:
 //
 //  - it never crashes (ASan/UBSan watch the whole process);
 //  - on success the module still verifies;
@@ -9,56 +11,38 @@
 //  - running it a second time changes nothing (twice == once).
 //
 // Parse and verification errors of the input are fine: they are what a
-// frontend gets for bad IR. A broken contract aborts, which libFuzzer records
-// as a crash with the input that caused it.
+// frontend gets for bad IR; so are options the pass rejects. A broken
+// contract aborts, which libFuzzer records as a crash with the input that
+// caused it. New inputs come from the structure-aware mutator
+// (StructureMutator.cpp) most of the time and from libFuzzer's byte-level
+// mutations otherwise.
 //
 //===----------------------------------------------------------------------===//
 
-#include "flyhoist/Dialect/Spec/SpecDialect.h"
-#include "flyhoist/Transforms/HoistStrideSpecialization.h"
+#include "StructureMutator.h"
 
-#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "flyhoist/Transforms/HoistStrideSpecialization.h"
+#include "flyhoist/Transforms/Passes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
-#include "mlir/Dialect/Index/IR/IndexDialect.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
-#include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
+#include <optional>
 #include <string>
 
 using namespace mlir;
 
-namespace {
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
 
-/// The dialects a kernel handed to the pass may hold. Built once; every input
-/// gets a fresh context so that nothing interned by one input (attributes,
-/// types, locations) accumulates across millions of runs.
-const DialectRegistry &fuzzRegistry() {
-  static DialectRegistry *registry = [] {
-    auto *result = new DialectRegistry();
-    result
-        ->insert<affine::AffineDialect, amdgpu::AMDGPUDialect,
-                 arith::ArithDialect, cf::ControlFlowDialect, func::FuncDialect,
-                 gpu::GPUDialect, index::IndexDialect, LLVM::LLVMDialect,
-                 memref::MemRefDialect, ROCDL::ROCDLDialect, scf::SCFDialect,
-                 vector::VectorDialect, flyhoist::spec::SpecDialect>();
-    return result;
-  }();
-  return *registry;
-}
+namespace {
 
 /// Whether to load the arith dialect before running the transformation, as
 /// a pass manager does for the pass's dependent dialects. Off by default: the
@@ -94,7 +78,8 @@ std::string print(ModuleOp module) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  MLIRContext context(fuzzRegistry(), MLIRContext::Threading::DISABLED);
+  MLIRContext context(hoistfuzz::fuzzRegistry(),
+                      MLIRContext::Threading::DISABLED);
   // Diagnostics are expected (bad input, remarks); keep them off stderr.
   ScopedDiagnosticHandler quiet(&context,
                                 [](Diagnostic &) { return success(); });
@@ -110,8 +95,32 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!module || failed(verify(*module)))
     return 0;
 
+  // The options line picks the route: a pass manager with those options
+  // (what fly-opt and mlir-opt do), or the C++ API with the defaults (what a
+  // frontend does). A manifest path would write files: not fuzzed.
+  std::optional<std::string> options = hoistfuzz::optionsOf(source);
+  if (options && options->find("manifest") != std::string::npos)
+    return 0;
+  std::optional<PassManager> passManager;
+  if (options) {
+    std::unique_ptr<Pass> pass = flyhoist::createHoistStrideSpecialization();
+    if (failed(pass->initializeOptions(
+            *options, [](const llvm::Twine &) { return failure(); })))
+      return 0;
+    passManager.emplace(&context);
+    // The contract checks below verify; the pass manager's own verifier
+    // would hide which side broke it.
+    passManager->enableVerifier(false);
+    passManager->addPass(std::move(pass));
+  }
+  auto hoist = [&]() -> LogicalResult {
+    if (passManager)
+      return passManager->run(*module);
+    return success(succeeded(flyhoist::hoistStrideSpecialization(*module)));
+  };
+
   std::string before = print(*module);
-  if (failed(flyhoist::hoistStrideSpecialization(*module))) {
+  if (failed(hoist())) {
     std::string after = print(*module);
     if (after != before)
       contractBroken("the pass failed but changed the module",
@@ -123,11 +132,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                    print(*module));
 
   std::string once = print(*module);
-  if (failed(flyhoist::hoistStrideSpecialization(*module)))
+  if (failed(hoist()))
     contractBroken("the pass failed on its own output", once);
   std::string twice = print(*module);
   if (twice != once)
     contractBroken("running the pass twice differs from running it once",
                    "once:\n" + once + "\ntwice:\n" + twice);
   return 0;
+}
+
+/// Three inputs in four get an IR-level mutation (a module that parses and
+/// verifies, so it reaches the analysis); the rest, and inputs that do not
+/// parse, libFuzzer's byte-level ones (bad input must be handled too).
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
+                                          size_t maxSize, unsigned seed) {
+  if (seed % 4 != 0) {
+    std::string source(reinterpret_cast<const char *>(data), size);
+    if (std::optional<hoistfuzz::Mutant> mutant =
+            hoistfuzz::mutateStructure(source, seed / 4)) {
+      if (mutant->text.size() <= maxSize) {
+        std::memcpy(data, mutant->text.data(), mutant->text.size());
+        return mutant->text.size();
+      }
+    }
+  }
+  return LLVMFuzzerMutate(data, size, maxSize);
 }

@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "flyhoist/Analysis/StrideUseAnalysis.h"
+#include "flyhoist/Dialect/Spec/SpecDialect.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -612,6 +613,11 @@ void mlir::flyhoist::registerStrideUseExternalModels(
     attach<BufferAccess<5, 0, 1>, ROCDL::RawPtrBufferAtomicCmpSwap>(context);
     attach<BufferToLDS, ROCDL::RawPtrBufferLoadLdsOp>(context);
     attach<Load, ROCDL::GlobalLoadLDSOp>(context);
+  });
+  registry.addExtension(+[](MLIRContext *context, spec::SpecDialect *) {
+    // `spec.param "a" = 3 equals %v`: a hoisted `a`'s uses take %v, so %v
+    // reaches whatever `a` reaches (also when %v is another parameter).
+    attach<PassThrough, spec::ParamOp>(context);
   });
   registry.addExtension(+[](MLIRContext *context, func::FuncDialect *) {
     attach<Blocking<BlockReason::CallOperand>, func::CallOp,

@@ -58,7 +58,7 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
       const BlockingUse &first = *summary.firstBlockingUse;
       param.decision = ParamPlan::Decision::Keep;
       param.reason = describeBlockReason(first.reason, first.user);
-      param.blockingUser = first.user;
+      param.blockingLoc = first.user->getLoc();
     } else {
       param.decision = ParamPlan::Decision::Hoist;
     }
@@ -150,10 +150,13 @@ using FunctionName = std::pair<unsigned, unsigned>;
 struct ForcedKeep {
   ForcedKeep() = default;
   ForcedKeep(std::string reason, Operation *blockingUser)
-      : reason(std::move(reason)), blockingUser(blockingUser) {}
+      : reason(std::move(reason)) {
+    if (blockingUser)
+      blockingLoc = blockingUser->getLoc();
+  }
 
   std::string reason;
-  Operation *blockingUser = nullptr;
+  std::optional<Location> blockingLoc;
   /// The type the name had in the function when it was forced.
   Type type;
 };
@@ -386,7 +389,7 @@ private:
           const ForcedKeep &keep = forced.at(key);
           param.decision = ParamPlan::Decision::Keep;
           param.reason = keep.reason;
-          param.blockingUser = keep.blockingUser;
+          param.blockingLoc = keep.blockingLoc;
         } else if (demand.count(key)) {
           param.decision = ParamPlan::Decision::Hoist;
           param.argumentIndex = nextArgument++;

@@ -281,8 +281,8 @@ static void remarkOnDecision(const KernelPlan &kernel, const ParamPlan &param) {
     InFlightDiagnostic remark = anchor->emitRemark()
                                 << "'" << param.name << "' kept specialized in "
                                 << where << ": " << param.reason;
-    if (param.blockingUser)
-      remark.attachNote(param.blockingUser->getLoc())
+    if (param.blockingLoc)
+      remark.attachNote(*param.blockingLoc)
           << "needs '" << param.name << "' as a constant here";
     return;
   }
@@ -405,7 +405,7 @@ static SmallVector<Attribute> rewriteKernel(KernelPlan &plan,
       for (ParamOp op : param.ops)
         op.replaceAllUsesWith(op.getEquals() ? op.getEquals() : value);
     } else if (param.decision == ParamPlan::Decision::Keep) {
-      Location where = param.blockingUser  ? param.blockingUser->getLoc()
+      Location where = param.blockingLoc   ? *param.blockingLoc
                        : param.ops.empty() ? function.getLoc()
                                            : param.ops.front().getLoc();
       kept.push_back(spec::KeptParamAttr::get(

@@ -34,10 +34,12 @@ struct ParamPlan {
   /// holds none and only passes the value on to the functions it calls.
   SmallVector<spec::ParamOp> ops;
   Decision decision = Decision::Keep;
-  /// For Keep: why, and the operation that needs the constant (null when the
-  /// reason is not one use).
+  /// For Keep: why, and where the operation that needs the constant is
+  /// (none when the reason is not one use). A location, not the operation:
+  /// the rewrite erases operations (another parameter's `spec.param`, whose
+  /// `equals` operand this one is) before it reports this one.
   std::string reason;
-  Operation *blockingUser = nullptr;
+  std::optional<Location> blockingLoc;
   /// For Hoist: the new argument, or std::nullopt when every op has an
   /// `equals` value, no callee needs the value, and the signature does not
   /// change.

@@ -1,0 +1,426 @@
+//===- StructureMutator.cpp - IR-level mutations for the hoist fuzzer -----===//
+//
+// Each mutation works on a parsed module and either changes it or reports
+// that it does not apply; the driver tries mutations until one applies and
+// the result verifies. The mutations aim at the classes of bugs the pass had:
+// a parameter in a role the analysis must see (loop bound, compare, store,
+// call, branch operand), in a nested or isolated region, in a device
+// function, with a value at the edge of its type, sharing a name with
+// another parameter, tied to another value through `equals`, under every
+// option set.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StructureMutator.h"
+
+#include "flyhoist/Dialect/Spec/SpecDialect.h"
+
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <random>
+
+using namespace mlir;
+namespace spec = mlir::flyhoist::spec;
+
+namespace hoistfuzz {
+
+std::optional<std::string> optionsOf(llvm::StringRef source) {
+  if (!source.starts_with(kOptionsPrefix))
+    return std::nullopt;
+  llvm::StringRef line = source.take_until([](char c) { return c == '\n'; });
+  return line.drop_front(kOptionsPrefix.size()).trim().str();
+}
+
+const DialectRegistry &fuzzRegistry() {
+  // Built once and never freed: libFuzzer runs millions of inputs in one
+  // process, each in a fresh context made from this registry.
+  static DialectRegistry *registry = [] {
+    auto *result = new DialectRegistry();
+    result
+        ->insert<affine::AffineDialect, amdgpu::AMDGPUDialect,
+                 arith::ArithDialect, cf::ControlFlowDialect, func::FuncDialect,
+                 gpu::GPUDialect, index::IndexDialect, LLVM::LLVMDialect,
+                 memref::MemRefDialect, ROCDL::ROCDLDialect, scf::SCFDialect,
+                 vector::VectorDialect, spec::SpecDialect>();
+    return result;
+  }();
+  return *registry;
+}
+
+namespace {
+
+using Random = std::mt19937;
+
+/// A uniformly chosen element of `items` (which must not be empty).
+template <typename T> T &pick(llvm::SmallVectorImpl<T> &items, Random &random) {
+  return items[std::uniform_int_distribution<size_t>(0,
+                                                     items.size() - 1)(random)];
+}
+
+bool coin(Random &random, unsigned oneIn) {
+  return std::uniform_int_distribution<unsigned>(0, oneIn - 1)(random) == 0;
+}
+
+/// Everything the mutations choose from, collected once per mutant.
+struct ModuleView {
+  llvm::SmallVector<spec::ParamOp> params;
+  llvm::SmallVector<Operation *> integerConstants;
+  llvm::SmallVector<Operation *> opsWithOperands;
+  llvm::SmallVector<FunctionOpInterface> functions;
+
+  explicit ModuleView(ModuleOp module) {
+    module.walk([&](Operation *op) {
+      if (auto param = dyn_cast<spec::ParamOp>(op))
+        params.push_back(param);
+      else if (isIntegerConstant(op) &&
+               op->getParentOfType<FunctionOpInterface>())
+        integerConstants.push_back(op);
+      if (op->getNumOperands() > 0 && !isa<spec::ParamOp>(op))
+        opsWithOperands.push_back(op);
+      if (auto function = dyn_cast<FunctionOpInterface>(op))
+        if (!function.isExternal())
+          functions.push_back(function);
+    });
+  }
+
+  static bool isIntegerConstant(Operation *op) {
+    Attribute value;
+    if (auto constant = dyn_cast<arith::ConstantOp>(op))
+      value = constant.getValue();
+    else if (auto constant = dyn_cast<LLVM::ConstantOp>(op))
+      value = constant.getValue();
+    auto integer = dyn_cast_or_null<IntegerAttr>(value);
+    return integer && integer.getType().isSignlessIntOrIndex() &&
+           (integer.getType().isIndex() ||
+            integer.getType().getIntOrFloatBitWidth() <= 64) &&
+           op->getResult(0).getType() == integer.getType();
+  }
+};
+
+/// The values usable as operand `use` of `user`: same type, defined in the
+/// same isolated-from-above scope, and dominating the user.
+llvm::SmallVector<Value> candidatesFor(Operation *user, OpOperand &use,
+                                       DominanceInfo &dominance) {
+  llvm::SmallVector<Value> result;
+  Operation *scope = user->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  if (!scope)
+    return result;
+  Type type = use.get().getType();
+  auto consider = [&](Value value) {
+    if (value != use.get() && value.getType() == type &&
+        dominance.properlyDominates(value, user))
+      result.push_back(value);
+  };
+  // Values of a nested isolated region never dominate `user` (which is not
+  // in it), so walking the whole scope is enough.
+  scope->walk([&](Operation *op) {
+    for (Value value : op->getResults())
+      consider(value);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (Value argument : block.getArguments())
+          consider(argument);
+  });
+  return result;
+}
+
+/// The values of integer type `type` a parameter of that type may take at
+/// the edges: zero, one, all ones, the signed extremes, the top bit, and
+/// 2^31 - 1, 2^31, 2^32 where they fit.
+llvm::SmallVector<int64_t> edgeValues(Type type) {
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  llvm::SmallVector<int64_t> values = {0, 1, -1};
+  if (width >= 2 && width <= 64) {
+    values.push_back(llvm::minIntN(width));
+    values.push_back(llvm::maxIntN(width));
+  }
+  if (width >= 1 && width < 64)
+    values.push_back(static_cast<int64_t>(llvm::maxUIntN(width)));
+  for (int64_t value : {int64_t(2147483647), int64_t(2147483648),
+                        int64_t(4294967296), int64_t(128), int64_t(255)})
+    if (width >= 64 || llvm::isIntN(width, value) ||
+        llvm::isUIntN(width, static_cast<uint64_t>(value)))
+      values.push_back(value);
+  return values;
+}
+
+using Mutation = bool (*)(ModuleOp, ModuleView &, Random &, std::string &);
+
+/// A constant inside a function becomes a parameter with its value: a fresh
+/// name, or (sometimes) the name of a parameter that exists already.
+bool constantToParam(ModuleOp, ModuleView &view, Random &random,
+                     std::string &options) {
+  if (view.integerConstants.empty())
+    return false;
+  Operation *constant = pick(view.integerConstants, random);
+  Attribute attr = isa<arith::ConstantOp>(constant)
+                       ? cast<arith::ConstantOp>(constant).getValue()
+                       : cast<LLVM::ConstantOp>(constant).getValue();
+  auto integer = cast<IntegerAttr>(attr);
+  int64_t value = integer.getType().isInteger(1)
+                      ? integer.getValue().getZExtValue()
+                      : integer.getValue().getSExtValue();
+  std::string name = "fuzz" + std::to_string(view.params.size());
+  if (!view.params.empty() && coin(random, 4))
+    name = pick(view.params, random).getName().str();
+  OpBuilder builder(constant);
+  Value param = spec::ParamOp::create(builder, constant->getLoc(), name, value,
+                                      integer.getType());
+  constant->getResult(0).replaceAllUsesWith(param);
+  constant->erase();
+  return true;
+}
+
+/// A parameter takes a value at the edge of its type.
+bool paramEdgeValue(ModuleOp, ModuleView &view, Random &random, std::string &) {
+  if (view.params.empty())
+    return false;
+  spec::ParamOp param = pick(view.params, random);
+  llvm::SmallVector<int64_t> values = edgeValues(param.getType());
+  int64_t value = pick(values, random);
+  param.setValueAttr(
+      IntegerAttr::get(IntegerType::get(param.getContext(), 64), value));
+  return true;
+}
+
+/// A parameter takes the name of another one (then one name has one value,
+/// or the module is a conflict the pass must reject unchanged).
+bool paramShareName(ModuleOp, ModuleView &view, Random &random, std::string &) {
+  if (view.params.size() < 2)
+    return false;
+  spec::ParamOp from = pick(view.params, random);
+  spec::ParamOp to = pick(view.params, random);
+  if (from == to)
+    return false;
+  to.setName(from.getName());
+  return true;
+}
+
+/// An operand of some op is replaced by another value of its type that is in
+/// scope there, a parameter's result most of the time: a parameter gets a
+/// new use in whatever role that operand has (bound, compare, store, call,
+/// branch, launch operand, ...).
+bool replaceOperand(ModuleOp module, ModuleView &view, Random &random,
+                    std::string &) {
+  if (view.opsWithOperands.empty())
+    return false;
+  DominanceInfo dominance(module);
+  for (int attempt = 0; attempt < 8; ++attempt) {
+    Operation *user = pick(view.opsWithOperands, random);
+    OpOperand &use = user->getOpOperand(std::uniform_int_distribution<unsigned>(
+        0, user->getNumOperands() - 1)(random));
+    llvm::SmallVector<Value> candidates = candidatesFor(user, use, dominance);
+    if (candidates.empty())
+      continue;
+    llvm::SmallVector<Value> params;
+    for (Value value : candidates)
+      if (value.getDefiningOp<spec::ParamOp>())
+        params.push_back(value);
+    use.set(!params.empty() && !coin(random, 4) ? pick(params, random)
+                                                : pick(candidates, random));
+    return true;
+  }
+  return false;
+}
+
+/// Two operands of one type of an op swap places.
+bool swapOperands(ModuleOp, ModuleView &view, Random &random, std::string &) {
+  if (view.opsWithOperands.empty())
+    return false;
+  Operation *op = pick(view.opsWithOperands, random);
+  unsigned count = op->getNumOperands();
+  if (count < 2)
+    return false;
+  std::uniform_int_distribution<unsigned> index(0, count - 1);
+  unsigned a = index(random), b = index(random);
+  if (a == b || op->getOperand(a).getType() != op->getOperand(b).getType() ||
+      op->getOperand(a) == op->getOperand(b))
+    return false;
+  Value first = op->getOperand(a);
+  op->setOperand(a, op->getOperand(b));
+  op->setOperand(b, first);
+  return true;
+}
+
+/// A parameter is copied into a block nested below it that uses it, and the
+/// uses in that block take the copy: parameters inside loops, branches and
+/// isolated regions such as `gpu.all_reduce` bodies.
+bool paramIntoRegion(ModuleOp, ModuleView &view, Random &random,
+                     std::string &) {
+  if (view.params.empty())
+    return false;
+  spec::ParamOp param = pick(view.params, random);
+  if (param.getEquals())
+    return false;
+  llvm::SmallVector<Block *> blocks;
+  for (OpOperand &use : param->getUses()) {
+    Block *block = use.getOwner()->getBlock();
+    if (block != param->getBlock() &&
+        param->getParentRegion()->isAncestor(block->getParent()))
+      blocks.push_back(block);
+  }
+  if (blocks.empty())
+    return false;
+  Block *block = pick(blocks, random);
+  OpBuilder builder = OpBuilder::atBlockBegin(block);
+  Operation *copy = builder.clone(*param);
+  param.getResult().replaceUsesWithIf(copy->getResult(0), [&](OpOperand &use) {
+    return block->findAncestorOpInBlock(*use.getOwner()) != nullptr;
+  });
+  return true;
+}
+
+/// `equals %v` is added to a parameter (with a value of its type in scope
+/// where it is defined) or dropped.
+bool paramEquals(ModuleOp module, ModuleView &view, Random &random,
+                 std::string &) {
+  if (view.params.empty())
+    return false;
+  spec::ParamOp param = pick(view.params, random);
+  if (param.getEquals()) {
+    param.getEqualsMutable().clear();
+    return true;
+  }
+  Operation *scope = param->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  if (!scope)
+    return false;
+  DominanceInfo dominance(module);
+  llvm::SmallVector<Value> candidates;
+  scope->walk([&](Block *block) {
+    for (Value argument : block->getArguments())
+      if (argument.getType() == param.getType() &&
+          dominance.properlyDominates(argument, param))
+        candidates.push_back(argument);
+  });
+  if (candidates.empty())
+    return false;
+  param.getEqualsMutable().assign(pick(candidates, random));
+  return true;
+}
+
+/// A function gains or loses `spec.kernel`.
+bool toggleKernel(ModuleOp, ModuleView &view, Random &random, std::string &) {
+  if (view.functions.empty())
+    return false;
+  FunctionOpInterface function = pick(view.functions, random);
+  if (function->hasAttr(spec::kKernelAttrName))
+    function->removeAttr(spec::kKernelAttrName);
+  else
+    function->setAttr(spec::kKernelAttrName,
+                      UnitAttr::get(function.getContext()));
+  return true;
+}
+
+/// An op whose results are unused is erased (a launch site, a store, a
+/// call): kernels lose launch sites, parameters lose uses.
+bool eraseOp(ModuleOp module, ModuleView &view, Random &random, std::string &) {
+  llvm::SmallVector<Operation *> erasable;
+  module.walk([&](Operation *op) {
+    if (op != module && op->use_empty() &&
+        !op->hasTrait<OpTrait::IsTerminator>() &&
+        !isa<FunctionOpInterface, gpu::GPUModuleOp, ModuleOp>(op))
+      erasable.push_back(op);
+  });
+  if (erasable.empty())
+    return false;
+  pick(erasable, random)->erase();
+  return true;
+}
+
+/// The pass options change: each option on or off, divisibility bounds
+/// (valid and invalid), an operand rule for an op the module may hold.
+bool changeOptions(ModuleOp, ModuleView &, Random &random,
+                   std::string &options) {
+  llvm::SmallVector<std::string> parts;
+  if (coin(random, 2)) {
+    llvm::SmallVector<unsigned> bounds = {0, 1, 2, 4, 8, 16, 64, 256, 512, 3};
+    parts.push_back("divisibility=" + std::to_string(pick(bounds, random)));
+  }
+  if (coin(random, 2))
+    parts.push_back("narrow-range=true");
+  if (coin(random, 2))
+    parts.push_back("hoist-into-host=true");
+  if (coin(random, 3))
+    parts.push_back("materialize-kept=false");
+  if (coin(random, 3))
+    parts.push_back("remarks=false");
+  if (coin(random, 6)) {
+    llvm::SmallVector<std::string> rules = {
+        "address-operands=memref.store[2]", "address-operands=llvm.call[0]",
+        "pass-through-operands=arith.select[1]",
+        "pass-through-operands=func.call[0]", "address-operands=bad"};
+    parts.push_back(pick(rules, random));
+  }
+  options = llvm::join(parts, " ");
+  return true;
+}
+
+constexpr std::pair<const char *, Mutation> kMutations[] = {
+    {"constant-to-param", constantToParam},
+    {"param-edge-value", paramEdgeValue},
+    {"param-share-name", paramShareName},
+    {"replace-operand", replaceOperand},
+    {"swap-operands", swapOperands},
+    {"param-into-region", paramIntoRegion},
+    {"param-equals", paramEquals},
+    {"toggle-kernel", toggleKernel},
+    {"erase-op", eraseOp},
+    {"options", changeOptions},
+};
+
+} // namespace
+
+std::optional<Mutant> mutateStructure(llvm::StringRef source, uint32_t seed) {
+  MLIRContext context(fuzzRegistry(), MLIRContext::Threading::DISABLED);
+  ScopedDiagnosticHandler quiet(&context,
+                                [](Diagnostic &) { return success(); });
+  // The parser reads up to a NUL; a std::string has one after its text.
+  std::string text = source.str();
+  std::optional<std::string> options = optionsOf(text);
+  Random random(seed);
+  std::uniform_int_distribution<size_t> which(0, std::size(kMutations) - 1);
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    // A fresh parse per attempt: a mutation that leaves an invalid module
+    // is thrown away with it.
+    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
+    if (!module || failed(verify(*module)))
+      return std::nullopt;
+    ModuleView view(*module);
+    const auto &[kind, mutation] = kMutations[which(random)];
+    std::string newOptions = options.value_or("");
+    if (!mutation(*module, view, random, newOptions) || failed(verify(*module)))
+      continue;
+    Mutant mutant;
+    mutant.kind = kind;
+    llvm::raw_string_ostream os(mutant.text);
+    if (!newOptions.empty())
+      os << kOptionsPrefix << " " << newOptions << "\n";
+    module->print(os);
+    return mutant;
+  }
+  return std::nullopt;
+}
+
+} // namespace hoistfuzz
