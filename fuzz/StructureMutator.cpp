@@ -264,9 +264,10 @@ bool swapOperands(ModuleOp, ModuleView &view, Random &random, std::string &) {
   return true;
 }
 
-/// A parameter is copied into a block nested below it that uses it, and the
-/// uses in that block take the copy: parameters inside loops, branches and
-/// isolated regions such as `gpu.all_reduce` bodies.
+/// A parameter is copied into a block nested below it (a loop or branch
+/// body, or an isolated region such as a `gpu.all_reduce` body), and the
+/// uses in that block take the copy, or, where it has none, one operand of
+/// that type there does.
 bool paramIntoRegion(ModuleOp, ModuleView &view, Random &random,
                      std::string &) {
   if (view.params.empty())
@@ -275,20 +276,30 @@ bool paramIntoRegion(ModuleOp, ModuleView &view, Random &random,
   if (param.getEquals())
     return false;
   llvm::SmallVector<Block *> blocks;
-  for (OpOperand &use : param->getUses()) {
-    Block *block = use.getOwner()->getBlock();
-    if (block != param->getBlock() &&
-        param->getParentRegion()->isAncestor(block->getParent()))
+  param->getParentRegion()->walk([&](Block *block) {
+    if (block != param->getBlock() && !block->empty())
       blocks.push_back(block);
-  }
+  });
   if (blocks.empty())
     return false;
   Block *block = pick(blocks, random);
+  auto inBlock = [&](OpOperand &use) {
+    return block->findAncestorOpInBlock(*use.getOwner()) != nullptr;
+  };
+  llvm::SmallVector<OpOperand *> targets;
+  if (llvm::none_of(param->getUses(), inBlock))
+    for (Operation &op : *block)
+      for (OpOperand &operand : op.getOpOperands())
+        if (operand.get().getType() == param.getType())
+          targets.push_back(&operand);
+  if (llvm::none_of(param->getUses(), inBlock) && targets.empty())
+    return false;
   OpBuilder builder = OpBuilder::atBlockBegin(block);
   Operation *copy = builder.clone(*param);
-  param.getResult().replaceUsesWithIf(copy->getResult(0), [&](OpOperand &use) {
-    return block->findAncestorOpInBlock(*use.getOwner()) != nullptr;
-  });
+  if (!targets.empty())
+    pick(targets, random)->set(copy->getResult(0));
+  else
+    param.getResult().replaceUsesWithIf(copy->getResult(0), inBlock);
   return true;
 }
 
@@ -333,12 +344,14 @@ bool toggleKernel(ModuleOp, ModuleView &view, Random &random, std::string &) {
   return true;
 }
 
-/// An op whose results are unused is erased (a launch site, a store, a
-/// call): kernels lose launch sites, parameters lose uses.
+/// An op without regions whose results are unused is erased (a launch
+/// site, a store, a call): kernels lose launch sites, parameters lose uses.
 bool eraseOp(ModuleOp module, ModuleView &view, Random &random, std::string &) {
   llvm::SmallVector<Operation *> erasable;
   module.walk([&](Operation *op) {
-    if (op != module && op->use_empty() &&
+    // Ops with regions stay: erasing a whole loop or kernel body removes
+    // more than it tests.
+    if (op != module && op->use_empty() && op->getNumRegions() == 0 &&
         !op->hasTrait<OpTrait::IsTerminator>() &&
         !isa<FunctionOpInterface, gpu::GPUModuleOp, ModuleOp>(op))
       erasable.push_back(op);

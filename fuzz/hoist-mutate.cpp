@@ -9,7 +9,8 @@
 //
 //   hoist-mutate --seed 1 --count 100 input.mlir > mutants.mlir
 //
-// Used by the lit tests of the mutator and to make seeds for fuzz/run.sh.
+// Used by the lit tests of the mutator (with --out-dir, a folder of
+// mutants hoist-fuzzer runs as a corpus).
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +32,10 @@ int main(int argc, char **argv) {
                              cl::init("-"));
   cl::opt<unsigned> seed("seed", cl::desc("first seed"), cl::init(1));
   cl::opt<unsigned> count("count", cl::desc("mutants to print"), cl::init(10));
+  cl::opt<std::string> outDir(
+      "out-dir", cl::desc("also write each mutant to DIR/mutant-K.mlir (a "
+                          "corpus for hoist-fuzzer)"),
+      cl::init(""));
   cl::ParseCommandLineOptions(argc, argv, "structure-aware mutator\n");
 
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(input);
@@ -62,6 +67,18 @@ int main(int argc, char **argv) {
       llvm::outs() << "// -----\n";
     llvm::outs() << mutant->text << "// mutant " << printed << ": "
                  << mutant->kind << "\n";
+    if (!outDir.empty()) {
+      std::error_code error;
+      llvm::raw_fd_ostream file(outDir + "/mutant-" + std::to_string(printed) +
+                                    ".mlir",
+                                error);
+      if (error) {
+        llvm::errs() << "hoist-mutate: cannot write to " << outDir << ": "
+                     << error.message() << "\n";
+        return 1;
+      }
+      file << mutant->text;
+    }
     ++kinds[mutant->kind];
     ++printed;
     current[piece] = std::move(mutant->text);

@@ -38,11 +38,13 @@ llvm_config.with_system_environment(["LSAN_OPTIONS"])
 if lit_config.params.get("flyhoist_sanitized", "0") not in ("", "0"):
     config.available_features.add("asan")
 
-# The libFuzzer target, where fuzz/build.sh built it (sanitized build dirs):
-# regression inputs that only the C++ API path shows run through it.
+# The libFuzzer target and its mutant printer, where fuzz/build.sh built them
+# (sanitized build dirs): regression inputs that only the C++ API path shows
+# run through it, and the structure-aware mutator is tested.
 if os.path.exists(os.path.join(config.flyhoist_tools_dir, "hoist-fuzzer")):
     config.available_features.add("hoist-fuzzer")
-    llvm_config.add_tool_substitutions(["hoist-fuzzer"], [config.flyhoist_tools_dir])
+    llvm_config.add_tool_substitutions(["hoist-fuzzer", "hoist-mutate"],
+                                       [config.flyhoist_tools_dir])
 
 # In a sanitized build the pass plugin and the C API library reference the
 # sanitizer runtime, which only an instrumented executable brings. The
