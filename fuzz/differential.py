@@ -9,13 +9,21 @@ For each kernel from gen_kernels.py, marked with values M:
   3. check the decisions against what the generator knows: a parameter given
      a blocking use is kept, every other used parameter is hoisted;
   4. for several values V (V = M first, then values that differ from M in the
-     hoisted parameters), run with mlir-runner
+     hoisted parameters and meet the preconditions the record gives), run
+     with mlir-runner at -O0 and at -O3 (nsw/nuw poison and assumed facts
+     only bite once the optimizer uses them)
        - the kernel fully specialized on V (materialize-specialization), and
        - the kernel hoisted from M, called with V,
      and require byte-identical printed output; for V = M the call site the
      pass itself updated is run too;
   5. check identity: hoisting the module marked with V gives a kernel
      function byte-identical to the one hoisted from M.
+
+Each kernel is hoisted under one of OPTION_SETS (drawn per kernel; every
+set is used in turn with --kernels >= len(OPTION_SETS)): the defaults,
+materialize-kept=false, divisibility bounds with and without narrow-range.
+(hoist-into-host changes the host signature and the edge values of each
+encoding are covered exhaustively by encoding_exhaustive.py.)
 
 Exit status 0 when every check passes; failing inputs go to --failures.
 """
@@ -33,8 +41,22 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_kernels  # noqa: E402
 
-LOWER = ["--lower-affine", "--convert-scf-to-cf", "--convert-to-llvm",
-         "--reconcile-unrealized-casts", "--strip-hoist-records"]
+# materialize-specialization first: with materialize-kept=false the kept
+# parameters are still spec.params, which the kernel runs with their marked
+# values.
+LOWER = ["--materialize-specialization", "--lower-affine", "--convert-scf-to-cf",
+         "--convert-to-llvm", "--reconcile-unrealized-casts",
+         "--strip-hoist-records"]
+
+OPTION_SETS = [
+    "remarks=false",
+    "remarks=false materialize-kept=false",
+    "remarks=false divisibility=16",
+    "remarks=false divisibility=4 narrow-range=true",
+    "remarks=false narrow-range=true",
+    "remarks=false divisibility=64 materialize-kept=false",
+]
+OPT_LEVELS = ["-O0", "-O3"]
 
 
 class Failure(Exception):
@@ -67,11 +89,11 @@ class Tools:
             raise Failure("fly-opt failed (%s)" % what, err, {"input.mlir": text})
         return out
 
-    def execute(self, text, what):
+    def execute(self, text, what, level="-O0"):
         lowered = self.opt(text, LOWER, "lowering " + what)
-        rc, out, err = run([self.runner] + self.runner_args, lowered)
+        rc, out, err = run([self.runner, level] + self.runner_args, lowered)
         if rc != 0:
-            raise Failure("mlir-runner failed (%s)" % what, err,
+            raise Failure("mlir-runner %s failed (%s)" % (level, what), err,
                           {"input.mlir": text})
         # The first line holds the buffer's address, which varies.
         return "\n".join(out.splitlines()[1:])
@@ -84,8 +106,10 @@ FIELD_RE = re.compile(r'(\w+) = ("[^"]*"|\[(?:"[^"]*"|[^\]"])*\]|[^,]+)')
 
 
 def hoisted_entries(text):
-    """(name, argument index or None, type) for each hoisted entry of
-    @kernel's `#spec.record`."""
+    """(name, argument index or None, type, divisor, narrow) for each hoisted
+    entry of @kernel's `#spec.record`: the argument's type, the d of a
+    recorded `value % d == 0` (1 if none) and whether `value < 2147483648`
+    is recorded."""
     kernel_line = next((l for l in text.splitlines()
                         if "func.func @kernel(" in l), "")
     if "spec.record = #spec.record<" not in kernel_line:
@@ -95,7 +119,11 @@ def hoisted_entries(text):
         fields = {k: v.strip() for k, v in FIELD_RE.findall(entry)}
         name = fields["name"].strip('"')
         arg = int(fields["argument"]) if "argument" in fields else None
-        entries.append((name, arg, fields["type"]))
+        pre = fields.get("preconditions", "")
+        divisor = re.search(r"value % (\d+) == 0", pre)
+        entries.append((name, arg, fields["type"],
+                        int(divisor.group(1)) if divisor else 1,
+                        "value < 2147483648" in pre))
     return entries
 
 
@@ -159,6 +187,10 @@ def check_address_only(generic, arg_index):
         if line.strip().startswith("})") and stack:
             stack.pop()
     tainted = {entry_args[arg_index]}
+    # The divisibility fact the pass may add (andi with d - 1, cmpi eq 0,
+    # llvm.intr.assume) reads the argument but computes nothing the kernel
+    # uses: values on that chain may reach only the chain.
+    facts = set()
     violations = []
     changed = True
     while changed:
@@ -172,10 +204,26 @@ def check_address_only(generic, arg_index):
 
         for op in ops:
             for pos, operand in enumerate(op["operands"]):
+                name = op["name"]
+                if operand in facts:
+                    if name == "arith.cmpi":
+                        for r in op["results"]:
+                            if r not in facts:
+                                facts.add(r)
+                                changed = True
+                    elif name != "llvm.intr.assume":
+                        violation = "fact reaches %s operand %d" % (name, pos)
+                        if violation not in violations:
+                            violations.append(violation)
+                    continue
                 if operand not in tainted:
                     continue
-                name = op["name"]
-                if name in PASS_THROUGH or (name == "arith.shli" and pos == 0):
+                if name == "arith.andi":
+                    for r in op["results"]:
+                        if r not in facts:
+                            facts.add(r)
+                            changed = True
+                elif name in PASS_THROUGH or (name == "arith.shli" and pos == 0):
                     for r in op["results"]:
                         taint(r)
                 elif name == "memref.load" and pos >= 1:
@@ -229,6 +277,17 @@ def self_test():
 
 # -- One kernel -----------------------------------------------------------------
 
+def divisor_for(value, options):
+    """The d the pass records for `value` under `options`: the largest power
+    of two up to the divisibility bound that divides it (1 when off)."""
+    bound = re.search(r"divisibility=(\d+)", options)
+    d = 1
+    if bound:
+        while d * 2 <= int(bound.group(1)) and value % (d * 2) == 0:
+            d *= 2
+    return d
+
+
 def used_params(kernel):
     body = "\n".join(kernel.lines)
     return {p.name for p in kernel.params
@@ -241,7 +300,8 @@ def test_kernel(tools, seed, trials):
     marked = gen_kernels.random_values(rng, kernel)
     stats = {"runs": 0, "values": 0, "hoisted": 0, "kept": 0, "equals": 0}
     source = kernel.module_text(marked)
-    hoist = ["--hoist-stride-specialization=remarks=false"]
+    options = OPTION_SETS[seed % len(OPTION_SETS)]
+    hoist = ["--hoist-stride-specialization=" + options]
     hoisted = tools.opt(source, hoist, "hoisting")
     entries = hoisted_entries(hoisted)
     if entries is None:
@@ -261,7 +321,7 @@ def test_kernel(tools, seed, trials):
 
     # Independent address-only check.
     generic = tools.opt(hoisted, ["--mlir-print-op-generic"], "printing generic")
-    for name, arg, _ in entries:
+    for name, arg, *_ in entries:
         if arg is None:
             continue
         violations = check_address_only(generic, arg)
@@ -276,30 +336,41 @@ def test_kernel(tools, seed, trials):
     for trial in range(trials):
         values = dict(marked)
         if trial > 0:
-            for name in names:
-                values[name] = rng.randrange(1, gen_kernels.PMAX + 1)
+            # Values the recorded preconditions admit (a multiple of the
+            # recorded divisor; all of [1, PMAX] is under 2^31).
+            for name, _, _, divisor, _ in entries:
+                admitted = range(divisor, gen_kernels.PMAX + 1, divisor)
+                values[name] = rng.choice(admitted) if admitted else marked[name]
         stats["values"] += 1
         specialized = tools.opt(kernel.module_text(values),
                                 ["--materialize-specialization"], "specializing")
-        expected_out = tools.execute(specialized, "specialized")
-        extra = [(t, values[n]) for n, a, t in sorted(
+        extra = [(e[2], values[e[0]]) for e in sorted(
             (e for e in entries if e[1] is not None), key=lambda e: e[1])]
         called = replace_main(hoisted, kernel.main_lines(values, equals, extra))
-        got = tools.execute(called, "hoisted")
-        stats["runs"] += 2
-        if got != expected_out:
-            raise Failure("hoisted output differs from specialized output",
-                          "values %s (marked %s)" % (values, marked),
-                          {"input.mlir": kernel.module_text(values),
-                           "hoisted-called.mlir": called})
-        if trial == 0:
-            got = tools.execute(hoisted, "hoisted, pass-updated call")
-            stats["runs"] += 1
+        for level in OPT_LEVELS:
+            expected_out = tools.execute(specialized, "specialized", level)
+            got = tools.execute(called, "hoisted", level)
+            stats["runs"] += 2
             if got != expected_out:
-                raise Failure("pass-updated call site gives different output",
-                              "values %s" % values,
-                              {"input.mlir": source, "hoisted.mlir": hoisted})
-        else:
+                raise Failure("hoisted output differs from specialized output "
+                              "at " + level,
+                              "values %s (marked %s), options %s"
+                              % (values, marked, options),
+                              {"input.mlir": kernel.module_text(values),
+                               "hoisted-called.mlir": called})
+            if trial == 0:
+                got = tools.execute(hoisted, "hoisted, pass-updated call", level)
+                stats["runs"] += 1
+                if got != expected_out:
+                    raise Failure("pass-updated call site gives different "
+                                  "output at " + level,
+                                  "values %s, options %s" % (values, options),
+                                  {"input.mlir": source, "hoisted.mlir": hoisted})
+        if trial > 0 and all(divisor_for(values[e[0]], options) == e[3] for e in entries
+                 if e[1] is not None):
+            # The divisor is part of the specialization key: values with
+            # another one get another kernel, by design. The same one, the
+            # same kernel.
             other = tools.opt(kernel.module_text(values), hoist, "hoisting")
             _, s, e = function_text(other, "kernel")
             if other.splitlines()[s:e + 1] != kernel_fn:
