@@ -409,6 +409,8 @@ std::optional<Mutant> mutateStructure(llvm::StringRef source, uint32_t seed) {
   MLIRContext context(fuzzRegistry(), MLIRContext::Threading::DISABLED);
   ScopedDiagnosticHandler quiet(&context,
                                 [](Diagnostic &) { return success(); });
+  // Mutations create spec.params in modules that may hold none yet.
+  context.getOrLoadDialect<spec::SpecDialect>();
   // The parser reads up to a NUL; a std::string has one after its text.
   std::string text = source.str();
   std::optional<std::string> options = optionsOf(text);

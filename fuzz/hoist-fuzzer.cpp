@@ -141,12 +141,22 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   return 0;
 }
 
+/// Whether to use libFuzzer's byte-level mutations only
+/// (HOIST_FUZZER_BYTES_ONLY=1), to compare against the structure-aware ones.
+static bool bytesOnly() {
+  static const bool only = [] {
+    const char *value = std::getenv("HOIST_FUZZER_BYTES_ONLY");
+    return value && *value && *value != '0';
+  }();
+  return only;
+}
+
 /// Three inputs in four get an IR-level mutation (a module that parses and
 /// verifies, so it reaches the analysis); the rest, and inputs that do not
 /// parse, libFuzzer's byte-level ones (bad input must be handled too).
 extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
                                           size_t maxSize, unsigned seed) {
-  if (seed % 4 != 0) {
+  if (!bytesOnly() && seed % 4 != 0) {
     std::string source(reinterpret_cast<const char *>(data), size);
     if (std::optional<hoistfuzz::Mutant> mutant =
             hoistfuzz::mutateStructure(source, seed / 4)) {

@@ -44,6 +44,14 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
         ops, [](ParamOp op) -> Value { return op.getResult(); }));
   SmallVector<ParamUseSummary> summaries =
       analyzeParamUses(kernel.function, roots, rules);
+  // A name an earlier run kept (its spec.params left in place by
+  // materialize-kept=false) stays kept for the same reason: what made it
+  // kept (a callee's parameter type, say) may be gone from the rewritten IR,
+  // and twice must be the same as once.
+  llvm::StringMap<spec::KeptParamAttr> keptBefore;
+  if (spec::HoistRecordAttr earlier = spec::getHoistRecord(kernel.function))
+    for (spec::KeptParamAttr kept : earlier.getKeptParams())
+      keptBefore[kept.getName().getValue()] = kept;
   for (auto [entry, summary] : llvm::zip(byName, summaries)) {
     auto &[name, ops] = entry;
     ParamPlan param;
@@ -54,6 +62,10 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
     bool anyUse = llvm::any_of(ops, [](ParamOp op) { return !op.use_empty(); });
     if (!anyUse) {
       param.decision = ParamPlan::Decision::Unused;
+    } else if (auto kept = keptBefore.find(name); kept != keptBefore.end()) {
+      param.decision = ParamPlan::Decision::Keep;
+      param.reason = kept->second.getReason().str();
+      param.blockingLoc = Location(kept->second.getLocation());
     } else if (!summary.isAddressOnly()) {
       const BlockingUse &first = *summary.firstBlockingUse;
       param.decision = ParamPlan::Decision::Keep;
