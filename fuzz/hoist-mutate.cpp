@@ -33,8 +33,9 @@ int main(int argc, char **argv) {
   cl::opt<unsigned> seed("seed", cl::desc("first seed"), cl::init(1));
   cl::opt<unsigned> count("count", cl::desc("mutants to print"), cl::init(10));
   cl::opt<std::string> outDir(
-      "out-dir", cl::desc("also write each mutant to DIR/mutant-K.mlir (a "
-                          "corpus for hoist-fuzzer)"),
+      "out-dir",
+      cl::desc("also write each mutant to DIR/mutant-K.mlir (a "
+               "corpus for hoist-fuzzer)"),
       cl::init(""));
   cl::ParseCommandLineOptions(argc, argv, "structure-aware mutator\n");
 
@@ -69,9 +70,8 @@ int main(int argc, char **argv) {
                  << mutant->kind << "\n";
     if (!outDir.empty()) {
       std::error_code error;
-      llvm::raw_fd_ostream file(outDir + "/mutant-" + std::to_string(printed) +
-                                    ".mlir",
-                                error);
+      llvm::raw_fd_ostream file(
+          outDir + "/mutant-" + std::to_string(printed) + ".mlir", error);
       if (error) {
         llvm::errs() << "hoist-mutate: cannot write to " << outDir << ": "
                      << error.message() << "\n";
