@@ -46,8 +46,8 @@ for candidate in (os.path.join(ROOT, 'python'), os.path.join(HERE, 'python')):
         break
 
 from flyhoist.params import spec_param  # noqa: E402
-from flyhoist.retire import (ModuleRetirer, NaiveRetirer,  # noqa: E402
-                             ResidentModules)
+from flyhoist.retire import (CuPyBackend, ModuleRetirer,  # noqa: E402
+                             NaiveRetirer, ResidentModules)
 
 ENTRY = 'spin'
 THREADS = 256
@@ -160,28 +160,17 @@ class FunctionModule:
         self.module = None
 
 
-class TrackingBackend:
-    """CuPy streams and events; at each unload it looks at the harness's
-    own sentinel events of the module's launches."""
+class TrackingBackend(CuPyBackend):
+    """The package's CuPy backend; at each unload it also looks at the
+    harness's own sentinel events of the module's launches."""
 
     def __init__(self, cp):
-        self.cp = cp
+        super().__init__(cp)
         self.sentinels = {}
         self.unloads = 0
         self.unloaded_while_queued = 0
         self.queued_at_unload = 0
         self.unload_seconds = []
-
-    def record_event(self, stream):
-        event = self.cp.cuda.Event(block=False, disable_timing=True)
-        event.record(stream)
-        return event
-
-    def event_done(self, event):
-        return event.done
-
-    def wait_event(self, event):
-        event.synchronize()
 
     def unload(self, module):
         pending = sum(not e.done for e in self.sentinels.pop(id(module), ()))

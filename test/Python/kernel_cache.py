@@ -5,44 +5,17 @@
 # the parts that read the kept reasons and preconditions from the manifest.
 # RUN: python3 %s 2>&1 | FileCheck %s
 
+import os
+import sys
+
 import flyhoist
 from flyhoist import KernelCache, PreconditionError, Target
 from flyhoist.cache import Launch, Variant, compile_precondition
 from flyhoist.retire import FakeGPU, NaiveRetirer
 
-KERNEL = '''module attributes {gpu.container_module} {
-  gpu.module @kernels {
-    gpu.func @gather(%bt: memref<?xi32>, %out: memref<?xi32>, %seq: index) kernel {
-      WIDTH
-      PAGES
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %row = arith.muli %seq, %w : index
-      scf.for %blk = %c0 to %n step %c1 {
-        %i = arith.addi %row, %blk : index
-        %v = memref.load %bt[%i] : memref<?xi32>
-        memref.store %v, %out[%blk] : memref<?xi32>
-      }
-      gpu.return
-    }
-  }
-}
-'''
-
-traces = []
-
-
-def trace(values):
-    traces.append(dict(values))
-    return (KERNEL
-            .replace('WIDTH', flyhoist.spec_param(
-                'w', 'max_blocks_per_seq', values['max_blocks_per_seq']))
-            .replace('PAGES', flyhoist.spec_param('n', 'pages',
-                                                  values['pages'])))
-
-
-def no_trace(values):
-    raise AssertionError(f'traced on a hit: {values}')
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                'Inputs'))
+from gather_trace import no_trace, trace, traces  # noqa: E402
 
 
 messages = []

@@ -3,31 +3,20 @@
 # module unchanged, fingerprints, code objects for AMDGPU and NVVM.
 # RUN: python3 %s 2>&1 | FileCheck %s
 
+import os
+import sys
+
 import flyhoist
 from flyhoist import CompileError, HoistError, MLIRError, Target
 
-KERNEL = '''module attributes {gpu.container_module} {
-  gpu.module @kernels {
-    gpu.func @gather(%bt: memref<?xi32>, %out: memref<?xi32>, %seq: index) kernel {
-      WIDTH
-      %n = spec.param "pages" = 4 : index
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %row = arith.muli %seq, %w : index
-      scf.for %blk = %c0 to %n step %c1 {
-        %i = arith.addi %row, %blk : index
-        %v = memref.load %bt[%i] : memref<?xi32>
-        memref.store %v, %out[%blk] : memref<?xi32>
-      }
-      gpu.return
-    }
-  }
-}
-'''
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                'Inputs'))
+from gather_trace import KERNEL  # noqa: E402
 
 
 def kernel(width, name='max_blocks_per_seq'):
-    return KERNEL.replace('WIDTH', flyhoist.spec_param('w', name, width))
+    return (KERNEL.replace('WIDTH', flyhoist.spec_param('w', name, width))
+            .replace('PAGES', flyhoist.spec_param('n', 'pages', 4)))
 
 
 context = flyhoist.Context()
