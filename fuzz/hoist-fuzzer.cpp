@@ -44,17 +44,28 @@ extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
 
 namespace {
 
+/// Whether the environment variable `name` is set to something other than
+/// empty or 0.
+bool envFlag(const char *name) {
+  const char *value = std::getenv(name);
+  return value && *value && *value != '0';
+}
+
 /// Whether to load the arith dialect before running the transformation, as
 /// a pass manager does for the pass's dependent dialects. Off by default: the
 /// frontend API must work on a context that has not loaded it. Set
 /// HOIST_FUZZER_PRELOAD_ARITH=1 to fuzz past that known failure
 /// (test/Transforms/regressions/api-arith-not-loaded.mlir).
 bool preloadArith() {
-  static const bool preload = [] {
-    const char *value = std::getenv("HOIST_FUZZER_PRELOAD_ARITH");
-    return value && *value && *value != '0';
-  }();
+  static const bool preload = envFlag("HOIST_FUZZER_PRELOAD_ARITH");
   return preload;
+}
+
+/// Whether to use libFuzzer's byte-level mutations only
+/// (HOIST_FUZZER_BYTES_ONLY=1), to compare against the structure-aware ones.
+bool bytesOnly() {
+  static const bool only = envFlag("HOIST_FUZZER_BYTES_ONLY");
+  return only;
 }
 
 /// Prints `module` in the generic form with locations, so that any change the
@@ -139,16 +150,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     contractBroken("running the pass twice differs from running it once",
                    "once:\n" + once + "\ntwice:\n" + twice);
   return 0;
-}
-
-/// Whether to use libFuzzer's byte-level mutations only
-/// (HOIST_FUZZER_BYTES_ONLY=1), to compare against the structure-aware ones.
-static bool bytesOnly() {
-  static const bool only = [] {
-    const char *value = std::getenv("HOIST_FUZZER_BYTES_ONLY");
-    return value && *value && *value != '0';
-  }();
-  return only;
 }
 
 /// Three inputs in four get an IR-level mutation (a module that parses and
