@@ -15,11 +15,24 @@ shapes (--shapes):
                chain after another (deep and wide at once).
 Each module runs through
   fly-opt --pass-pipeline='builtin.module(hoist-stride-specialization{remarks=false},cse)'
-    -mlir-timing -mlir-timing-display=list
+    --verify-each=false -mlir-timing -mlir-timing-display=list
 and the wall time of both passes (same process, same module) is printed.
+
+The verifier is off by default: MLIR times the verifier run after a pass as
+part of that pass, and runs it only when the pass changed the IR, so with it
+on each pass is charged a whole-module verification or not depending on
+whether it found anything to do (the hoisting pass always does; cse does when
+the hoisting left duplicates for it). --verify-each puts it back.
+
+--instructions counts instructions instead (valgrind's callgrind, collecting
+only inside the pass manager; the split between the passes comes from
+callgrind_annotate): no load on the machine changes these, so they are the
+figures to compare across runs and machines. Slow (about 50x): use sizes up
+to 100k.
 
   bench/pass_cost.py [--sizes 1000,10000,100000,1000000] [--params 8] [--chain 32]
                      [--shapes independent,shared,shared-kept,many]
+                     [--verify-each] [--instructions]
 """
 
 import argparse
@@ -157,6 +170,30 @@ def timings(stderr):
     return result
 
 
+def count_instructions(fly_opt, pipe, extra, path, workdir):
+    """(hoist, cse) instructions of one run under callgrind."""
+    out = os.path.join(workdir, 'callgrind.out')
+    proc = subprocess.run(
+        ['valgrind', '--tool=callgrind', f'--callgrind-out-file={out}',
+         '--toggle-collect=mlir::detail::OpToOpPassAdaptor::run(*',
+         fly_opt, f'--pass-pipeline={pipe}', *extra, '-o', os.devnull, path],
+        capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr)
+    total = int(re.search(r'I\s+refs:\s+([\d,]+)', proc.stderr)
+                .group(1).replace(',', ''))
+    annotated = subprocess.run(['callgrind_annotate', '--inclusive=yes', out],
+                               capture_output=True, text=True, check=True).stdout
+    hoist = None
+    for line in annotated.splitlines():
+        if 'HoistStrideSpecializationPass::runOnOperation' in line:
+            hoist = int(line.split()[0].replace(',', ''))
+            break
+    if hoist is None:
+        raise RuntimeError('callgrind_annotate shows no hoisting pass')
+    return hoist, total - hoist
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--sizes', default='1000,10000,100000,1000000')
@@ -166,15 +203,25 @@ def main():
                         help='comma-separated kernel shapes (see above)')
     parser.add_argument('--repeat', type=int, default=3,
                         help='runs per size; the fastest is reported')
+    parser.add_argument('--verify-each', action='store_true',
+                        help='run the verifier after each pass (timed with it)')
+    parser.add_argument('--instructions', action='store_true',
+                        help='count instructions under callgrind instead of timing')
     parser.add_argument('--fly-opt')
     args = parser.parse_args()
     fly_opt = common.find_fly_opt(args.fly_opt)
     pipe = 'builtin.module(hoist-stride-specialization{remarks=false},cse)'
+    extra = [f'--verify-each={"true" if args.verify_each else "false"}']
 
-    header = (f'{"shape":>12} {"ops":>9} {"kernels":>7} {"params":>6} {"hoist s":>9} '
-              f'{"cse s":>9} {"hoist/cse":>9} {"hoist us/op":>11} {"parse s":>8}')
-    print(f'fly-opt: {fly_opt}\npipeline: {pipe}\n'
-          f'--params {args.params} --chain {args.chain}')
+    if args.instructions:
+        header = (f'{"shape":>12} {"ops":>9} {"kernels":>7} {"params":>6} '
+                  f'{"hoist Mi":>9} {"cse Mi":>9} {"hoist/cse":>9} {"hoist i/op":>11}')
+    else:
+        header = (f'{"shape":>12} {"ops":>9} {"kernels":>7} {"params":>6} {"hoist s":>9} '
+                  f'{"cse s":>9} {"hoist/cse":>9} {"hoist us/op":>11} {"parse s":>8}')
+    print(f'fly-opt: {fly_opt}\npipeline: {pipe} {" ".join(extra)}\n'
+          f'--params {args.params} --chain {args.chain}'
+          f'{" (instructions, callgrind)" if args.instructions else ""}')
     print(header)
     print('-' * len(header))
     cases = [(shape, int(size)) for shape in args.shapes.split(',')
@@ -189,10 +236,17 @@ def main():
             ops = sum(1 for line in text.splitlines()
                       if '=' in line or line.strip().startswith(
                           ('gpu.', 'memref.store', 'scf.', 'func.', 'return', '}')))
+            if args.instructions:
+                hoist, cse = count_instructions(fly_opt, pipe, extra, path, workdir)
+                print(f'{shape:>12} {ops:>9} {kernels:>7} {params_per_kernel * kernels:>6} '
+                      f'{hoist / 1e6:>9.1f} {cse / 1e6:>9.1f} {hoist / cse:>9.2f} '
+                      f'{hoist / ops:>11.0f}')
+                sys.stdout.flush()
+                continue
             best = None
             for _ in range(args.repeat):
                 proc = subprocess.run(
-                    [fly_opt, f'--pass-pipeline={pipe}', '-mlir-timing',
+                    [fly_opt, f'--pass-pipeline={pipe}', *extra, '-mlir-timing',
                      '-mlir-timing-display=list', '-o', os.devnull, path],
                     capture_output=True, text=True)
                 if proc.returncode != 0:

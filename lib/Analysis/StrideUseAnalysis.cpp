@@ -199,78 +199,103 @@ using Node = std::pair<Value, unsigned>;
 /// facet) holds the set of parameters that reach it; a node is processed in
 /// IR order, and again only when a back edge (a loop's iter_args, a cf
 /// loop's block arguments) brings it parameters it did not have.
+///
+/// The sets are rows of 64-bit words in two flat arrays indexed by node
+/// number (a kernel with 64 parameters needs one word per set): a pass over
+/// thousands of kernels then allocates a few small arrays per kernel instead
+/// of two heap bit vectors per value.
 class Propagation {
 public:
   Propagation(Operation *scope, unsigned numParams, const StrideUseRules &rules,
               const UseVisitor &visitor)
-      : scope(scope), numParams(numParams), rules(rules), visitor(visitor),
-        summaries(numParams) {}
+      : scope(scope), numParams(numParams),
+        words(std::max(1u, llvm::divideCeil(numParams, 64))), rules(rules),
+        visitor(visitor), summaries(numParams) {}
 
   /// Parameter `param` reaches `value` (a root).
   void seed(Value value, unsigned param) {
-    llvm::BitVector bits(numParams);
-    bits.set(param);
+    SmallVector<uint64_t, 4> bits(words, 0);
+    bits[param / 64] |= uint64_t(1) << (param % 64);
     reach({value, kValueFacet}, bits);
   }
 
   /// Runs to the fixpoint and returns the summaries.
   SmallVector<ParamUseSummary> run() {
+    SmallVector<uint64_t, 4> delta(words);
     while (!worklist.empty()) {
-      auto [key, node] = worklist.top();
+      unsigned index = worklist.top().second;
       worklist.pop();
-      NodeState &state = states[node];
-      state.queued = false;
-      // Only the parameters this node has not yet passed on.
-      llvm::BitVector delta = state.reached;
-      delta.reset(state.propagated);
-      state.propagated |= delta;
-      for (OpOperand &use : node.first.getUses())
-        visitUse(use, node.second, delta);
+      queued[index] = false;
+      // Only the parameters this node has not yet passed on (copied: the
+      // uses below may add nodes and move the arrays).
+      bool any = false;
+      for (unsigned w = 0; w < words; ++w) {
+        delta[w] = reached[index * words + w] & ~propagated[index * words + w];
+        propagated[index * words + w] |= delta[w];
+        any |= delta[w] != 0;
+      }
+      if (!any)
+        continue;
+      auto [value, facet] = nodes[index];
+      for (OpOperand &use : value.getUses())
+        visitUse(use, facet, delta);
     }
     return std::move(summaries);
   }
 
 private:
-  struct NodeState {
-    llvm::BitVector reached;
-    llvm::BitVector propagated;
-    bool queued = false;
-  };
-
   /// Adds `bits` to the parameters reaching `node`; queues it if it grew.
-  void reach(Node node, const llvm::BitVector &bits) {
+  void reach(Node node, ArrayRef<uint64_t> bits) {
     node.second = normalizeFacet(node.first.getType(), node.second);
-    NodeState &state = states[node];
-    if (state.reached.empty()) {
-      state.reached.resize(numParams);
-      state.propagated.resize(numParams);
+    auto [it, inserted] = nodeIndex.try_emplace(node, nodes.size());
+    unsigned index = it->second;
+    if (inserted) {
+      nodes.push_back(node);
+      reached.resize(reached.size() + words, 0);
+      propagated.resize(propagated.size() + words, 0);
+      queued.push_back(false);
     }
-    llvm::BitVector before = state.reached;
-    state.reached |= bits;
-    if (state.reached == before || state.queued)
+    bool grew = false;
+    for (unsigned w = 0; w < words; ++w) {
+      uint64_t added = bits[w] & ~reached[index * words + w];
+      reached[index * words + w] |= added;
+      grew |= added != 0;
+    }
+    if (!grew || queued[index])
       return;
-    state.queued = true;
-    worklist.push({orderOf(node.first), node});
+    queued[index] = true;
+    worklist.push({orderOf(node.first), index});
   }
 
-  void visitUse(OpOperand &use, unsigned facet, const llvm::BitVector &params) {
+  /// Calls `f` with each parameter in `params`.
+  template <typename Fn>
+  static void forEachParam(ArrayRef<uint64_t> params, Fn f) {
+    for (auto [w, word] : llvm::enumerate(params))
+      for (uint64_t rest = word; rest; rest &= rest - 1)
+        f(static_cast<unsigned>(w * 64 + llvm::countr_zero(rest)));
+  }
+
+  void visitUse(OpOperand &use, unsigned facet, ArrayRef<uint64_t> params) {
     UseVerdict verdict = classifyUse(use, facet, rules);
-    if (visitor)
-      visitor(use, facet, verdict, params);
+    if (visitor) {
+      llvm::BitVector set(numParams);
+      forEachParam(params, [&](unsigned param) { set.set(param); });
+      visitor(use, facet, verdict, set);
+    }
     switch (verdict.kind) {
     case Kind::Blocking:
-      for (unsigned param : params.set_bits()) {
+      forEachParam(params, [&](unsigned param) {
         ParamUseSummary &summary = summaries[param];
         ++summary.numBlockingUses;
         if (!summary.firstBlockingUse ||
             opOrder(use.getOwner()) < opOrder(summary.firstBlockingUse->user))
           summary.firstBlockingUse =
               BlockingUse{use.getOwner(), verdict.reason};
-      }
+      });
       break;
     case Kind::AddressSink:
-      for (unsigned param : params.set_bits())
-        ++summaries[param].numAddressSinks;
+      forEachParam(params,
+                   [&](unsigned param) { ++summaries[param].numAddressSinks; });
       break;
     case Kind::PassThrough:
     case Kind::NotRead:
@@ -305,12 +330,21 @@ private:
 
   Operation *scope;
   unsigned numParams;
+  /// 64-bit words per parameter set.
+  unsigned words;
   const StrideUseRules &rules;
   const UseVisitor &visitor;
   SmallVector<ParamUseSummary> summaries;
-  DenseMap<Node, NodeState> states;
+  /// Node numbers, the nodes, and per node: the parameters that reached it,
+  /// those it passed on (rows of `words` words), whether it is queued.
+  DenseMap<Node, unsigned> nodeIndex;
+  std::vector<Node> nodes;
+  std::vector<uint64_t> reached;
+  std::vector<uint64_t> propagated;
+  std::vector<bool> queued;
   DenseMap<Operation *, uint64_t> order;
-  using QueueEntry = std::pair<uint64_t, Node>;
+  /// (IR position, node number).
+  using QueueEntry = std::pair<uint64_t, unsigned>;
   struct LaterFirst {
     bool operator()(const QueueEntry &a, const QueueEntry &b) const {
       return a.first > b.first;

@@ -53,10 +53,15 @@ std::vector<std::string> ArgumentEncoding::preconditions() const {
 ArgumentEncoding mlir::flyhoist::chooseEncoding(int64_t value, Type type,
                                                 const HoistOptions &options) {
   ArgumentEncoding encoding;
+  if (options.divisibility <= 1 && !options.narrowRange)
+    return encoding;
   // The bits of the constant the specialized kernel has (what `value` means
   // for the type, e.g. 128 : i8 is -128): the marked value must meet every
   // precondition recorded.
-  APInt bits = IntegerAttr::get(type, value).getValue();
+  unsigned width = type.isIndex() ? IndexType::kInternalStorageBitWidth
+                                  : type.getIntOrFloatBitWidth();
+  APInt bits(width, static_cast<uint64_t>(value), /*isSigned=*/true,
+             /*implicitTrunc=*/true);
   if (options.divisibility > 1) {
     // The largest power of two <= the bound that divides the value (0 is
     // divisible by all of them).

@@ -18,7 +18,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringMap.h"
 
 #include <map>
 
@@ -33,12 +32,28 @@ using spec::ParamOp;
 static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
                                             const StrideUseRules &rules) {
   std::vector<ParamPlan> plans;
-  std::map<std::string, SmallVector<ParamOp>> byName;
-  for (ParamOp param : kernel.params)
-    byName[param.getName().str()].push_back(param);
-  if (byName.empty())
+  if (kernel.params.empty())
     return plans;
+  // The ops of each name, grouped by the name attribute (no string copies)
+  // and then put in name order, the order of the new arguments.
+  DenseMap<StringAttr, unsigned> groupOf;
+  std::vector<std::pair<StringAttr, SmallVector<ParamOp, 1>>> groups;
+  for (ParamOp param : kernel.params) {
+    auto [it, inserted] =
+        groupOf.try_emplace(param.getNameAttr(), groups.size());
+    if (inserted)
+      groups.emplace_back(param.getNameAttr(), SmallVector<ParamOp, 1>());
+    groups[it->second].second.push_back(param);
+  }
+  // Sorted by index, which moves integers rather than groups.
+  auto order = llvm::to_vector(llvm::seq<unsigned>(0, groups.size()));
+  llvm::sort(order, [&](unsigned a, unsigned b) {
+    return groups[a].first.getValue() < groups[b].first.getValue();
+  });
+  auto byName = llvm::map_range(
+      order, [&](unsigned index) -> auto & { return groups[index]; });
   SmallVector<SmallVector<Value>> roots;
+  roots.reserve(groups.size());
   for (auto &[name, ops] : byName)
     roots.push_back(llvm::map_to_vector(
         ops, [](ParamOp op) -> Value { return op.getResult(); }));
@@ -48,33 +63,41 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
   // materialize-kept=false) stays kept for the same reason: what made it
   // kept (a callee's parameter type, say) may be gone from the rewritten IR,
   // and twice must be the same as once.
-  llvm::StringMap<spec::KeptParamAttr> keptBefore;
+  DenseMap<StringAttr, spec::KeptParamAttr> keptBefore;
   if (spec::HoistRecordAttr earlier = spec::getHoistRecord(kernel.function))
     for (spec::KeptParamAttr kept : earlier.getKeptParams())
-      keptBefore[kept.getName().getValue()] = kept;
+      keptBefore.try_emplace(kept.getName(), kept);
+  plans.reserve(groups.size());
   for (auto [entry, summary] : llvm::zip(byName, summaries)) {
     auto &[name, ops] = entry;
-    ParamPlan param;
+    ParamPlan &param = plans.emplace_back();
     param.name = name;
     param.value = ops.front().getIntValue();
     param.type = ops.front().getType();
-    param.ops = ops;
-    bool anyUse = llvm::any_of(ops, [](ParamOp op) { return !op.use_empty(); });
+    param.ops.assign(ops.begin(), ops.end());
+    bool anyUse = false;
+    for (ParamOp op : ops) {
+      anyUse |= !op.use_empty();
+      param.mixedTypes |= op.getType() != param.type;
+      if (!param.unreachableScope && !op.getEquals())
+        if (Operation *scope = isolatedScope(op); scope != kernel.function)
+          param.unreachableScope = scope;
+    }
     if (!anyUse) {
       param.decision = ParamPlan::Decision::Unused;
     } else if (auto kept = keptBefore.find(name); kept != keptBefore.end()) {
       param.decision = ParamPlan::Decision::Keep;
-      param.reason = kept->second.getReason().str();
+      param.reason = kept->second.getReason();
       param.blockingLoc = Location(kept->second.getLocation());
     } else if (!summary.isAddressOnly()) {
       const BlockingUse &first = *summary.firstBlockingUse;
       param.decision = ParamPlan::Decision::Keep;
-      param.reason = describeBlockReason(first.reason, first.user);
+      param.reason = StringAttr::get(
+          name.getContext(), describeBlockReason(first.reason, first.user));
       param.blockingLoc = first.user->getLoc();
     } else {
       param.decision = ParamPlan::Decision::Hoist;
     }
-    plans.push_back(std::move(param));
   }
   return plans;
 }
@@ -215,7 +238,7 @@ public:
   }
 
 private:
-  unsigned intern(const std::string &name, int64_t value) {
+  unsigned intern(StringAttr name, int64_t value) {
     auto [it, inserted] = nameIds.try_emplace(name, names.size());
     if (inserted) {
       names.push_back(name);
@@ -302,22 +325,19 @@ private:
     const DiscoveredKernel &kernel = plans[function].kernel;
     Operation *functionOp = kernel.function;
     Type type = demand.lookup({function, name});
+    // (The demand for a name the function holds has the type of its first
+    // op, so "another type" is "more than one type".)
     if (const ParamPlan *param = own(function, name)) {
-      if (llvm::any_of(param->ops,
-                       [&](ParamOp op) { return op.getType() != type; }))
+      if (param->mixedTypes)
         return ForcedKeep{
             ("used with more than one type in this " + kernel.kindName()).str(),
             nullptr};
-      for (ParamOp op : param->ops) {
-        Operation *scope = isolatedScope(op);
-        if (op.getEquals() || scope == functionOp)
-          continue;
+      if (Operation *scope = param->unreachableScope)
         return ForcedKeep{"used inside '" +
                               scope->getName().getStringRef().str() +
                               "', whose region is isolated from above: no "
                               "argument can reach it",
                           scope};
-      }
     }
     auto calls = incoming.find({function, name});
     if (calls != incoming.end()) {
@@ -387,9 +407,13 @@ private:
         addPassedOnly(name, demand.lookup({function, name}));
       for (unsigned name : stillForced[function])
         addPassedOnly(name, forced.at({function, name}).type);
-      llvm::sort(params, [](const ParamPlan &a, const ParamPlan &b) {
-        return a.name < b.name;
-      });
+      // Own parameters come sorted; only names passed on may be out of
+      // place (sorting moves whole plans: skip it when nothing is).
+      auto byName = [](const ParamPlan &a, const ParamPlan &b) {
+        return a.name.getValue() < b.name.getValue();
+      };
+      if (!llvm::is_sorted(params, byName))
+        llvm::sort(params, byName);
 
       unsigned nextArgument = callable.getNumArguments();
       for (ParamPlan &param : params) {
@@ -400,7 +424,7 @@ private:
         } else if (llvm::is_contained(stillForced[function], name)) {
           const ForcedKeep &keep = forced.at(key);
           param.decision = ParamPlan::Decision::Keep;
-          param.reason = keep.reason;
+          param.reason = StringAttr::get(callable->getContext(), keep.reason);
           param.blockingLoc = keep.blockingLoc;
         } else if (demand.count(key)) {
           param.decision = ParamPlan::Decision::Hoist;
@@ -409,7 +433,9 @@ private:
           param.encoding =
               chooseEncoding(param.value, param.carrierType, options);
           if (auto calls = incoming.find(key); calls != incoming.end())
-            param.passedTo = plans[calls->second.front().function].kernel.path;
+            param.passedTo = StringAttr::get(
+                callable->getContext(),
+                plans[calls->second.front().function].kernel.path);
         }
         if (param.decision == ParamPlan::Decision::Hoist)
           param.equalsContracts = equalsContracts(param, callable);
@@ -421,8 +447,8 @@ private:
   std::vector<KernelPlan> &plans;
   /// Interned names, their ids and their values (one name has one value in
   /// a module).
-  std::vector<std::string> names;
-  llvm::StringMap<unsigned> nameIds;
+  std::vector<StringAttr> names;
+  DenseMap<StringAttr, unsigned> nameIds;
   std::vector<int64_t> values;
   /// For each function, its own parameter plans by name id.
   std::vector<DenseMap<unsigned, unsigned>> ownIndex;

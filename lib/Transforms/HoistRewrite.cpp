@@ -19,7 +19,6 @@
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/StringSet.h"
 
 #include <tuple>
 
@@ -104,14 +103,21 @@ static bool inLLVMCode(Operation *op) {
   return function && isa<LLVM::LLVMFuncOp>(function.getOperation());
 }
 
-/// A constant `value` of `type` before `site`: `llvm.mlir.constant` in LLVM
-/// code when `type` is an LLVM type, `arith.constant` otherwise.
-static Value createConstant(Operation *site, Type type, int64_t value) {
-  OpBuilder builder(site);
-  if (inLLVMCode(site) && LLVM::isCompatibleType(type))
-    return LLVM::ConstantOp::create(builder, site->getLoc(), type,
+/// Whether a constant passed at `site` is `llvm.mlir.constant` (LLVM code
+/// and an LLVM type) rather than `arith.constant`.
+static bool wantsLLVMConstant(Operation *site, Type type) {
+  return inLLVMCode(site) && LLVM::isCompatibleType(type);
+}
+
+/// A constant `value` of `type` before `where`, in the dialect
+/// wantsLLVMConstant() says.
+static Value createConstant(Operation *where, bool llvmConstant, Type type,
+                            int64_t value) {
+  OpBuilder builder(where);
+  if (llvmConstant)
+    return LLVM::ConstantOp::create(builder, where->getLoc(), type,
                                     builder.getIntegerAttr(type, value));
-  return arith::ConstantOp::create(builder, site->getLoc(),
+  return arith::ConstantOp::create(builder, where->getLoc(),
                                    IntegerAttr::get(type, value));
 }
 
@@ -138,24 +144,32 @@ class LaunchValueProvider {
 public:
   LaunchValueProvider(const ModulePlan &plan, const HoistOptions &options)
       : plan(plan), options(options) {
-    for (const KernelPlan &kernel : plan.kernels)
+    for (const KernelPlan &kernel : plan.kernels) {
       plannedFunctions.insert(kernel.kernel.function);
+      if (kernel.params.empty())
+        continue;
+      for (Operation *site : kernel.kernel.launchSites) {
+        auto [first, inserted] =
+            firstSiteInBlock.try_emplace(site->getBlock(), site);
+        if (!inserted && site->isBeforeInBlock(first->second))
+          first->second = site;
+      }
+    }
   }
 
   /// Records that `function` now holds `name` (of type `type`) at run time.
-  void setKnown(Operation *function, StringRef name, Type type,
+  void setKnown(Operation *function, StringAttr name, Type type,
                 KnownValue known) {
     arguments[key(function, name, type)] = known;
   }
 
   /// The value of parameter `name` (of type `type`, marked `value`) that
   /// `site` passes, in `siteType` (the callee's carrier type).
-  Value valueAt(Operation *site, StringRef name, Type type, Type siteType,
+  Value valueAt(Operation *site, StringAttr name, Type type, Type siteType,
                 int64_t value) {
-    auto caller = site->getParentOfType<FunctionOpInterface>();
     // A site inside a region isolated from above cannot use the caller's
     // arguments (planning made sure no hoisting depends on it).
-    if (caller && isolatedScope(site) == caller.getOperation()) {
+    if (FunctionOpInterface caller = callerReaching(site)) {
       auto known = arguments.find(key(caller, name, type));
       if (known != arguments.end())
         return convert(site, known->second, siteType);
@@ -164,7 +178,7 @@ public:
         return convert(site, addHostArgument(caller, name, type, value),
                        siteType);
     }
-    return createConstant(site, siteType, value);
+    return constantFor(site, siteType, value);
   }
 
   /// Whether `param` (host code) was replaced by a host argument and erased.
@@ -174,7 +188,7 @@ public:
 
   /// The host argument `function` got for `name`, if any.
   std::optional<unsigned> hostArgumentIndex(Operation *function,
-                                            StringRef name) const {
+                                            StringAttr name) const {
     auto it = hostArguments.find({function, name});
     if (it == hostArguments.end())
       return std::nullopt;
@@ -182,10 +196,41 @@ public:
   }
 
 private:
-  /// (function, parameter name, type); the names are the plan's, which
-  /// outlives the rewrite.
-  using Key = std::tuple<Operation *, StringRef, const void *>;
-  static Key key(Operation *function, StringRef name, Type type) {
+  /// The function whose arguments `site` can use: the function it is in,
+  /// unless a region isolated from above lies between them. Asked once per
+  /// site and parameter, in runs of one site: the last answer is kept.
+  FunctionOpInterface callerReaching(Operation *site) {
+    if (site != lastSite) {
+      lastSite = site;
+      lastCaller = site->getParentOfType<FunctionOpInterface>();
+      if (lastCaller && isolatedScope(site) != lastCaller.getOperation())
+        lastCaller = nullptr;
+    }
+    return lastCaller;
+  }
+
+  /// The constant `site` passes: one per block, type and value, before the
+  /// block's first launch site, shared by all the block's launch sites (a
+  /// module launching thousands of kernels from one function would
+  /// otherwise get thousands of copies for cse to fold). Sites that are not
+  /// launch sites of a planned function (a host call that hoist-into-host
+  /// extended) get their own.
+  Value constantFor(Operation *site, Type type, int64_t value) {
+    bool llvmConstant = wantsLLVMConstant(site, type);
+    auto first = firstSiteInBlock.find(site->getBlock());
+    if (first == firstSiteInBlock.end())
+      return createConstant(site, llvmConstant, type, value);
+    auto [it, inserted] =
+        constants.try_emplace({site->getBlock(), type.getAsOpaquePointer(),
+                               value, static_cast<unsigned>(llvmConstant)});
+    if (inserted)
+      it->second = createConstant(first->second, llvmConstant, type, value);
+    return it->second;
+  }
+
+  /// (function, parameter name, type).
+  using Key = std::tuple<Operation *, StringAttr, const void *>;
+  static Key key(Operation *function, StringAttr name, Type type) {
     return {function, name, type.getAsOpaquePointer()};
   }
 
@@ -219,7 +264,7 @@ private:
   /// Appends an argument for `name` to host `function`, replaces its own
   /// `spec.param`s of that name (those a new argument can reach), and has
   /// every caller pass the value in turn.
-  KnownValue addHostArgument(FunctionOpInterface function, StringRef name,
+  KnownValue addHostArgument(FunctionOpInterface function, StringAttr name,
                              Type type, int64_t value) {
     unsigned index = function.getNumArguments();
     Type carrierType = argumentCarrierType(function, type);
@@ -230,7 +275,7 @@ private:
     hostArguments.try_emplace({function, name}, index);
     SmallVector<ParamOp> own;
     function->walk([&](ParamOp param) {
-      if (param.getName() == name && param.getType() == type &&
+      if (param.getNameAttr() == name && param.getType() == type &&
           isolatedScope(param) == function.getOperation())
         own.push_back(param);
     });
@@ -250,8 +295,16 @@ private:
   const HoistOptions &options;
   llvm::DenseSet<Operation *> plannedFunctions;
   DenseMap<Key, KnownValue> arguments;
-  DenseMap<std::pair<Operation *, StringRef>, unsigned> hostArguments;
+  DenseMap<std::pair<Operation *, StringAttr>, unsigned> hostArguments;
   llvm::DenseSet<Operation *> replacedParams;
+  Operation *lastSite = nullptr;
+  FunctionOpInterface lastCaller;
+  /// The first launch site (of a function with a plan) in each block.
+  DenseMap<Block *, Operation *> firstSiteInBlock;
+  /// The constants created for launch sites, by (block, type, value, whether
+  /// `llvm.mlir.constant`).
+  DenseMap<std::tuple<Block *, const void *, int64_t, unsigned>, Value>
+      constants;
 };
 } // namespace
 
@@ -267,28 +320,29 @@ static void remarkOnDecision(const KernelPlan &kernel, const ParamPlan &param) {
   switch (param.decision) {
   case ParamPlan::Decision::Hoist: {
     InFlightDiagnostic remark = anchor->emitRemark()
-                                << "'" << param.name << "' hoisted in " << where
-                                << ": ";
+                                << "'" << param.name.getValue()
+                                << "' hoisted in " << where << ": ";
     if (param.argumentIndex)
       remark << "runtime argument " << *param.argumentIndex;
     else
       remark << "uses take its 'equals' value";
-    if (!param.passedTo.empty())
-      remark << ", passed on to " << param.passedTo;
+    if (param.passedTo)
+      remark << ", passed on to " << param.passedTo.getValue();
     return;
   }
   case ParamPlan::Decision::Keep: {
     InFlightDiagnostic remark = anchor->emitRemark()
-                                << "'" << param.name << "' kept specialized in "
-                                << where << ": " << param.reason;
+                                << "'" << param.name.getValue()
+                                << "' kept specialized in " << where << ": "
+                                << param.reason.getValue();
     if (param.blockingLoc)
       remark.attachNote(*param.blockingLoc)
-          << "needs '" << param.name << "' as a constant here";
+          << "needs '" << param.name.getValue() << "' as a constant here";
     return;
   }
   case ParamPlan::Decision::Unused:
-    anchor->emitRemark() << "'" << param.name << "' is unused in " << where
-                         << "; removed";
+    anchor->emitRemark() << "'" << param.name.getValue() << "' is unused in "
+                         << where << "; removed";
     return;
   }
 }
@@ -302,26 +356,32 @@ static void reportToRemarkEngine(const KernelPlan &kernel,
     return;
   Location loc = param.ops.empty() ? kernel.kernel.function->getLoc()
                                    : param.ops.front()->getLoc();
+  StringRef name = param.name.getValue();
   auto opts = remark::RemarkOpts::name("StrideSpecialization")
                   .category("hoist-stride-specialization")
-                  .subCategory(param.name)
+                  .subCategory(name)
                   .function(kernel.kernel.path);
+  // An engine that filters the category out returns an empty remark: the
+  // text is then not built at all (one call per parameter adds up).
+  bool kept = param.decision == ParamPlan::Decision::Keep;
+  remark::detail::InFlightRemark remark =
+      kept ? remark::missed(loc, opts) : remark::passed(loc, opts);
+  if (!remark)
+    return;
   switch (param.decision) {
   case ParamPlan::Decision::Hoist:
-    remark::passed(loc, opts)
-        << remark::add("'{0}' hoisted", param.name)
-        << remark::metric("argument",
-                          param.argumentIndex
-                              ? static_cast<int64_t>(*param.argumentIndex)
-                              : int64_t(-1));
+    remark << remark::add("'{0}' hoisted", name)
+           << remark::metric("argument",
+                             param.argumentIndex
+                                 ? static_cast<int64_t>(*param.argumentIndex)
+                                 : int64_t(-1));
     return;
   case ParamPlan::Decision::Keep:
-    remark::missed(loc, opts) << remark::add("'{0}' kept", param.name)
-                              << remark::reason("{0}", param.reason);
+    remark << remark::add("'{0}' kept", name)
+           << remark::reason("{0}", param.reason.getValue());
     return;
   case ParamPlan::Decision::Unused:
-    remark::passed(loc, opts)
-        << remark::add("'{0}' unused; removed", param.name);
+    remark << remark::add("'{0}' unused; removed", name);
     return;
   }
 }
@@ -356,8 +416,7 @@ hoistedEntry(MLIRContext *context, const ParamPlan &param,
   if (param.encoding.divisor > 1)
     divisor = static_cast<int64_t>(param.encoding.divisor);
   return spec::HoistedParamAttr::get(
-      context, StringAttr::get(context, param.name), type,
-      number(param.argumentIndex), divisor,
+      context, param.name, type, number(param.argumentIndex), divisor,
       param.encoding.narrow ? param.carrierType : Type(),
       facts.empty() ? ArrayAttr() : ArrayAttr::get(context, facts),
       number(hostArgument));
@@ -408,9 +467,8 @@ static SmallVector<Attribute> rewriteKernel(KernelPlan &plan,
       Location where = param.blockingLoc   ? *param.blockingLoc
                        : param.ops.empty() ? function.getLoc()
                                            : param.ops.front().getLoc();
-      kept.push_back(spec::KeptParamAttr::get(
-          context, StringAttr::get(context, param.name), param.value,
-          StringAttr::get(context, param.reason), where));
+      kept.push_back(spec::KeptParamAttr::get(context, param.name, param.value,
+                                              param.reason, where));
     }
     if (options.emitRemarks)
       remarkOnDecision(plan, param);
@@ -456,9 +514,7 @@ static void writeRecord(KernelPlan &plan, ArrayRef<Attribute> kept,
                         : plan.kernel.launchSites.front()
                               ->getParentOfType<FunctionOpInterface>();
   SmallVector<Attribute> hoisted;
-  llvm::StringSet<> decided;
   for (ParamPlan &param : plan.params) {
-    decided.insert(param.name);
     if (param.decision != ParamPlan::Decision::Hoist)
       continue;
     std::optional<unsigned> hostArgument;
@@ -472,8 +528,11 @@ static void writeRecord(KernelPlan &plan, ArrayRef<Attribute> kept,
   if (spec::HoistRecordAttr earlier = spec::getHoistRecord(function)) {
     hoisted.insert(hoisted.begin(), earlier.getHoisted().begin(),
                    earlier.getHoisted().end());
+    llvm::SmallDenseSet<StringAttr> decided;
+    for (const ParamPlan &param : plan.params)
+      decided.insert(param.name);
     for (spec::KeptParamAttr param : earlier.getKeptParams())
-      if (!decided.contains(param.getName().getValue()))
+      if (!decided.contains(param.getName()))
         allKept.push_back(param);
   }
   SmallVector<Attribute> sites;

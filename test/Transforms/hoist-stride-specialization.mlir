@@ -137,11 +137,11 @@ module attributes {gpu.container_module} {
 // CHECK-LABEL: func.func @middle
 // CHECK-SAME: (%[[M:.*]]: memref<?xf32>, %[[I:.*]]: index, %[[W:.*]]: index)
 // CHECK: call @leaf(%[[M]], %[[I]], %[[W]])
+// The launch sites of one block share one constant per value.
 // CHECK-LABEL: func.func @main
 // CHECK: %[[C:.*]] = arith.constant 32 : index
-// CHECK: call @leaf(%{{.*}}, %{{.*}}, %[[C]])
-// CHECK: %[[C2:.*]] = arith.constant 32 : index
-// CHECK: call @middle(%{{.*}}, %{{.*}}, %[[C2]])
+// CHECK-NEXT: call @leaf(%{{.*}}, %{{.*}}, %[[C]])
+// CHECK-NEXT: call @middle(%{{.*}}, %{{.*}}, %[[C]])
 func.func @leaf(%m: memref<?xf32>, %i: index) {
   %w = spec.param "w" = 32 : index
   %o = arith.muli %i, %w : index
@@ -161,6 +161,44 @@ func.func @main(%m: memref<?xf32>) {
   %c1 = arith.constant 1 : index
   func.call @leaf(%m, %c1) : (memref<?xf32>, index) -> ()
   func.call @middle(%m, %c1) : (memref<?xf32>, index) -> ()
+  return
+}
+
+// -----
+
+// A shared constant goes before the first launch site of its block, whichever
+// kernel the pass rewrites first; a site in another block gets its own.
+
+// CHECK-LABEL: func.func @main
+// CHECK: %[[C:.*]] = arith.constant 32 : index
+// CHECK-NEXT: call @second(%{{.*}}, %{{.*}}, %[[C]])
+// CHECK-NEXT: call @first(%{{.*}}, %{{.*}}, %[[C]])
+// CHECK: scf.if
+// CHECK-NEXT: %[[C3:.*]] = arith.constant 32 : index
+// CHECK-NEXT: call @first(%{{.*}}, %{{.*}}, %[[C3]])
+// CHECK: call @second(%{{.*}}, %{{.*}}, %[[C]])
+func.func @first(%m: memref<?xf32>, %i: index) {
+  %w = spec.param "w" = 32 : index
+  %o = arith.muli %i, %w : index
+  %v = memref.load %m[%o] : memref<?xf32>
+  memref.store %v, %m[%i] : memref<?xf32>
+  return
+}
+func.func @second(%m: memref<?xf32>, %i: index) {
+  %w = spec.param "w" = 32 : index
+  %o = arith.addi %i, %w : index
+  %v = memref.load %m[%o] : memref<?xf32>
+  memref.store %v, %m[%i] : memref<?xf32>
+  return
+}
+func.func @main(%m: memref<?xf32>, %flag: i1) {
+  %c1 = arith.constant 1 : index
+  func.call @second(%m, %c1) : (memref<?xf32>, index) -> ()
+  func.call @first(%m, %c1) : (memref<?xf32>, index) -> ()
+  scf.if %flag {
+    func.call @first(%m, %c1) : (memref<?xf32>, index) -> ()
+  }
+  func.call @second(%m, %c1) : (memref<?xf32>, index) -> ()
   return
 }
 

@@ -22,23 +22,35 @@ namespace mlir::flyhoist {
 
 /// One parameter name of one kernel (or device function) and what will
 /// happen to it.
+///
+/// A module can have hundreds of thousands of these, all alive from planning
+/// to the end of the rewrite: the fields are attributes and small vectors
+/// rather than strings, so that a plan stays small.
 struct ParamPlan {
   /// What happens to the parameter.
   enum class Decision { Hoist, Keep, Unused };
 
-  std::string name;
+  /// The parameter's name, as the `spec.param`s spell it (an attribute: the
+  /// plan compares and hashes names by pointer).
+  StringAttr name;
   /// The value and type, kept here because `ops` are erased by the rewrite.
   int64_t value = 0;
   Type type;
   /// The function's `spec.param` ops of this name. Empty when the function
   /// holds none and only passes the value on to the functions it calls.
-  SmallVector<spec::ParamOp> ops;
+  SmallVector<spec::ParamOp, 1> ops;
   Decision decision = Decision::Keep;
+  /// What planning needs to know of `ops` when the function must take an
+  /// argument for the name, found while they are read anyway: whether they
+  /// disagree on the type, and the first region isolated from above holding
+  /// one without `equals` (no argument can reach it; null for none).
+  bool mixedTypes = false;
+  Operation *unreachableScope = nullptr;
   /// For Keep: why, and where the operation that needs the constant is
   /// (none when the reason is not one use). A location, not the operation:
   /// the rewrite erases operations (another parameter's `spec.param`, whose
   /// `equals` operand this one is) before it reports this one.
-  std::string reason;
+  StringAttr reason;
   std::optional<Location> blockingLoc;
   /// For Hoist: the new argument, or std::nullopt when every op has an
   /// `equals` value, no callee needs the value, and the signature does not
@@ -55,8 +67,8 @@ struct ParamPlan {
   /// docs/MANIFEST.md), in IR order, without repeats.
   std::vector<std::string> equalsContracts;
   /// For Hoist with an argument: the first function this one passes the
-  /// value on to (its symbol path), empty when it passes it to none.
-  std::string passedTo;
+  /// value on to (its symbol path), null when it passes it to none.
+  StringAttr passedTo;
 };
 
 /// One kernel (or device function) and the plan for its parameters.
