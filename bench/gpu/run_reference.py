@@ -30,11 +30,29 @@ gather: kernels/paged_fp4_k_gather.mlir (--gather-ptx-dir).
   hoisted and specialized outputs are bit-identical; then the same
   interleaved timing.
 
+placement: the prefill kernel moved in memory (--variants-dir, the output of
+  make_variants.py: the specialized and hoisted PTX with 1..8 nanosleeps at
+  entry, so all code after them sits 16 bytes per nanosleep later). Each
+  PTX is compiled here by ptxas -O3 and loaded as that cubin; cuobjdump
+  says what differs from its base (S of the width, or H) and where the
+  first FFMA of the tile loop sits. Also: S and H loaded a second time (an
+  A/A pair each) and, with --placement-jit (default), S and H from PTX
+  through the driver's JIT. Per width and input seed (the inputs mqa draws
+  for that seed): every kernel must write what S writes, bit for bit, and
+  nothing outside the windows; S against float64 for the first
+  --placement-ref-seeds seeds; then all timed interleaved, in a random
+  order each round; each kernel's median over S's with a 95% bootstrap
+  interval, H against the S variant whose loop sits where H's does, and
+  H's A/A pair.
+
 Also measures device-to-device copy bandwidth and the FP32 SGEMM rate, the
 ceilings the kernels are compared against, and ptxas's resource report.
 
   python3 bench/gpu/run_reference.py [--kernels mqa,gather] [--widths 1,7,...]
       [--gather-widths ...] [--reps 50] [--out DIR]
+  python3 bench/gpu/run_reference.py --kernels placement --variants-dir DIR
+      --skip-ceilings [--placement-widths 512,1023] [--placement-seeds 17,18]
+      [--placement-reps 50] [--no-placement-jit] [--out DIR]
 
 Before anything else it checks its own NumPy decoding/reference against the
 pure-Python definitions of refcore.py and runs each pair of kernels on a tiny
@@ -183,17 +201,18 @@ def min_bytes(inp, width, T, B):
 # ---------------------------------------------------------------- device ---
 
 class Kernel:
-    """One PTX module loaded with the driver JIT; `abi` is (entry, memrefs,
-    scalar arguments before the width)."""
+    """One PTX module loaded with the driver JIT (or, with `image`, the cubin
+    ptxas made of that PTX); `abi` is (entry, memrefs, scalar arguments
+    before the width)."""
 
-    def __init__(self, path, hoisted, abi=(rc.ENTRY, rc.MEMREFS, 2)):
+    def __init__(self, path, hoisted, abi=(rc.ENTRY, rc.MEMREFS, 2), image=None):
         entry, memrefs, scalars = abi
         with open(path) as f:
             self.nparams = rc.check_abi(f.read(), hoisted, entry, memrefs, scalars)
         self.path = path
         self.hoisted = hoisted
         t0 = time.perf_counter()
-        self.module = cp.RawModule(path=path)
+        self.module = cp.RawModule(path=image or path)
         self.fn = self.module.get_function(entry)
         self.load_s = time.perf_counter() - t0
 
@@ -243,11 +262,12 @@ def write_check(out, lens, T, stride):
     return int((sent & inside).sum()), int((~sent & ~inside).sum())
 
 
-def time_kernels(kerns, argss, warmup, reps, inner=3):
+def time_kernels(kerns, argss, warmup, reps, inner=3, order_rng=None):
     """Interleaved event timings (ms per launch) of each kernel; the order
-    rotates from one sample to the next (two kernels: alternates); each
-    sample is `inner` back-to-back launches between two events, so only the
-    first launch's enqueue gap is inside."""
+    rotates from one sample to the next (two kernels: alternates), or is
+    drawn at random for each sample with `order_rng`; each sample is
+    `inner` back-to-back launches between two events, so only the first
+    launch's enqueue gap is inside."""
     stream = cp.cuda.get_current_stream()
     for _ in range(warmup):
         for k, a in zip(kerns, argss):
@@ -260,6 +280,8 @@ def time_kernels(kerns, argss, warmup, reps, inner=3):
         idx = [(i + r) % n for i in range(n)]
         if n == 2 and r % 2:
             idx = [1, 0]
+        if order_rng is not None:
+            idx = [int(i) for i in order_rng.permutation(n)]
         for i in idx:
             s, e = evs[i]
             s.record(stream)
@@ -700,6 +722,266 @@ def run_gather_width(args, w, kh, ks, results):
     cp.get_default_memory_pool().free_all_blocks()
 
 
+# ------------------------------------------------------------- placement ---
+
+BRANCHES = ('BRA', 'BRX', 'BSSY', 'CALL', 'JMP', 'JMX', 'RET', 'WARPSYNC')
+
+
+def ptxas_cubin(ptx, cubin):
+    """ptxas -arch=sm_90 -O3 (what ptxas_report runs); returns the cubin."""
+    ptxas = shutil.which('ptxas') or '/usr/local/cuda/bin/ptxas'
+    p = subprocess.run([ptxas, '-arch=sm_90', '-O3', ptx, '-o', cubin],
+                       capture_output=True, text=True)
+    if p.returncode:
+        raise RuntimeError(f'ptxas {ptx}: {p.stderr}')
+    return cubin
+
+
+def sass_of(cubin):
+    """[(byte offset, instruction)] of the cubin's kernel (cuobjdump -sass);
+    trailing NOP padding dropped; None without cuobjdump."""
+    import re
+    cuobjdump = shutil.which('cuobjdump') or '/usr/local/cuda/bin/cuobjdump'
+    if not os.path.exists(cuobjdump):
+        return None
+    d = subprocess.run([cuobjdump, '-sass', cubin], capture_output=True, text=True)
+    out = [(int(m.group(1), 16), ' '.join(m.group(2).split()))
+           for m in (re.match(r'\s*/\*([0-9a-f]+)\*/\s+([^;]*);', l)
+                     for l in d.stdout.splitlines()) if m]
+    while out and out[-1][1] == 'NOP':
+        out.pop()
+    return out
+
+
+def sass_key(ins):
+    """An instruction with branch targets (absolute) blanked."""
+    import re
+    op = ins.split()[1] if ins.startswith('@') else ins.split()[0]
+    if op.split('.')[0] in BRANCHES:
+        ins = re.sub(r'0x[0-9a-f]+|`?\(?\.L_x_\d+\)?', 'TARGET', ins)
+    return ins
+
+
+def sass_compare(base, other):
+    """What differs between two SASS listings: instructions identical in
+    order (branch targets aside), and the differing opcodes."""
+    import difflib
+    a = [sass_key(i) for _, i in base]
+    b = [sass_key(i) for _, i in other]
+    sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    same = sum(m.size for m in sm.get_matching_blocks())
+    diff = []
+    for tag, i1, i2, j1, j2 in sm.get_opcodes():
+        if tag == 'equal':
+            continue
+        ops = lambda xs: ','.join(x.split()[0] if not x.startswith('@') else x.split()[1]
+                                  for x in xs)
+        diff.append(f'{ops(a[i1:i2]) or "-"}>{ops(b[j1:j2]) or "-"}')
+    return same, diff
+
+
+def sass_summary(sass):
+    ffma = [off for off, i in sass if i.split()[0].startswith('FFMA')]
+    return {'instrs': len(sass), 'ffma': len(ffma), 'first_ffma': ffma[0] if ffma else None,
+            'listing': sass}
+
+
+def bootstrap_ratios(times, ref, n=2000, seed=0):
+    """Ratio of each kernel's median to kernel `ref`'s median, with a 95%
+    interval from resampling the samples (the rows of one interleaved round
+    together, so the pairing is kept)."""
+    t = np.asarray(times)                                  # (kernels, samples)
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, t.shape[1], (n, t.shape[1]))
+    med = np.median(t[:, idx], axis=2)                     # (kernels, n)
+    r = med / med[ref]
+    point = np.median(t, axis=1) / np.median(t[ref])
+    return point, np.percentile(r, 2.5, axis=1), np.percentile(r, 97.5, axis=1)
+
+
+def load_placement(args, work):
+    """Kernels of variants.json (make_variants.py): each compiled by ptxas
+    here and loaded as a cubin; 'S 2nd'/'H 2nd': the same cubin as a second
+    module (A/A); 'S jit'/'H jit': the PTX through the driver's JIT, as the
+    mqa runs load it. Returns ({width: [(name, Kernel, meta)]}, sass info)."""
+    vdir = args.variants_dir
+    with open(os.path.join(vdir, 'variants.json')) as f:
+        man = json.load(f)
+    widths = ([int(w) for w in args.placement_widths.split(',')]
+              if args.placement_widths else man['widths'])
+    sass, cubins, loaded = {}, {}, {}
+    for v in man['variants']:
+        if v['width'] not in (None, *widths):
+            continue
+        ptx = os.path.join(vdir, v['ptx'])
+        cubin = ptxas_cubin(ptx, os.path.join(work, v['ptx'][:-4] + '.cubin'))
+        with open(cubin, 'rb') as f:
+            digest = __import__('hashlib').sha256(f.read()).hexdigest()
+        listing = sass_of(cubin)
+        key = (v['name'], v['width'])
+        cubins[key] = (ptx, cubin)
+        sass[key] = dict(sass_summary(listing) if listing else {}, sha256=digest,
+                         shift=v['shift_bytes'], ptx=v['ptx'])
+    per_width = {}
+    hoisted = [v for v in man['variants'] if v['width'] is None]
+    for w in widths:
+        spec = [v for v in man['variants'] if v['width'] == w]
+        names = ([('S', spec[0], 'cubin'), ('S 2nd', spec[0], 'cubin'),
+                  ('H', hoisted[0], 'cubin'), ('H 2nd', hoisted[0], 'cubin')]
+                 + [(v['name'], v, 'cubin') for v in spec[1:] + hoisted[1:]]
+                 + ([('S jit', spec[0], 'jit'), ('H jit', hoisted[0], 'jit')]
+                    if args.placement_jit else []))
+        kl = []
+        for name, v, how in names:
+            ptx, cubin = cubins[(v['name'], v['width'])]
+            lk = (name, v['width'])
+            if lk not in loaded:
+                loaded[lk] = Kernel(ptx, v['hoisted'],
+                                    image=cubin if how == 'cubin' else None)
+            kl.append((name, loaded[lk], {
+                'variant': v['name'], 'how': how, 'shift': v['shift_bytes'],
+                'width': v['width'],
+                'first_ffma': sass[(v['name'], v['width'])].get('first_ffma')}))
+        per_width[w] = kl
+    # What differs in SASS: each specialized variant against S of its width,
+    # each hoisted variant against H, and H against S of each width.
+    pairs = [((n, w), ('S', w) if w is not None else ('H', None))
+             for (n, w) in sass if n not in ('S', 'H')]
+    pairs += [(('H', None), ('S', w)) for w in widths]
+    for key, base in pairs:
+        a, b = sass.get(base, {}).get('listing'), sass[key].get('listing')
+        if a and b:
+            same, diff = sass_compare(a, b)
+            sass[key].setdefault('vs', []).append(
+                {'base': f'{base[0]}@{base[1] or "all"}', 'same_in_order': same,
+                 'of': (len(a), len(b)), 'diff': diff})
+    return per_width, sass, widths
+
+
+def placement_width_seed(args, w, seed, kl, results, with_ref):
+    """One problem (the inputs run_mqa_width draws for this seed and width):
+    every kernel of `kl` once on the sentinel-filled output (each must write
+    exactly what S writes, bit for bit, inside the windows and nothing
+    outside), S against the float64 reference when `with_ref`, then all
+    timed interleaved in a random order per round."""
+    rng = np.random.default_rng(seed * 1000 + w)
+    tokens = int(min(args.max_tokens, max(args.min_tokens,
+                                          round(args.logits / (w * rc.PAGE / 2)))))
+    inp, T, B = make_inputs(rng, w, tokens)
+    stride = w * rc.PAGE + 4
+    dev = upload(inp, T, stride)
+    kerns = [k for _, k, _ in kl]
+    argss = [k.args(dev, T, stride, w) for k in kerns]
+    outs = [run_once(k, dev, a) for k, a in zip(kerns, argss)]
+    writes = [write_check(o, inp['kv_len'], T, stride) for o in outs]
+    same = [bool(np.array_equal(outs[0].view(np.uint32), o.view(np.uint32))) for o in outs]
+    err = (reference_numpy(inp, w, T, B, outs[0].reshape(T, stride), stride)
+           if with_ref else None)
+    del outs
+    times = time_kernels(kerns, argss, args.warmup, args.placement_reps,
+                         order_rng=np.random.default_rng(seed * 7919 + w))
+    point, lo, hi = bootstrap_ratios(times, 0, seed=seed + w)
+    names = [n for n, _, _ in kl]
+    # Two more comparisons: H against the S variant whose tile loop sits
+    # where H's does (the same first FFMA offset), and the A/A pair of H.
+    extra = {}
+    ff = {n: m.get('first_ffma') for n, _, m in kl}
+    same_place = [n for n in names if n.startswith('S+') and ff['H'] is not None
+                  and ff[n] == ff['H']]
+    for a, b in [('H', n) for n in same_place[:1]] + [('H 2nd', 'H')]:
+        if a in names and b in names:
+            pe, le, he = bootstrap_ratios(times, names.index(b), seed=seed + w)
+            i = names.index(a)
+            extra[f'{a} / {b}'] = [float(pe[i]), float(le[i]), float(he[i])]
+    ok = all(x == (0, 0) for x in writes) and all(same) and (
+        err is None or err['rel_l2'] < 1e-5)
+    r = {'width': w, 'seed': seed, 'tokens': T, 'names': names,
+         'meta': [m for _, _, m in kl], 'writes': writes, 'identical_to_S': same,
+         'rel_l2_S': err['rel_l2'] if err else None,
+         'ms': [statistics.median(t) for t in times], 'ratio_to_S': point.tolist(),
+         'ci_lo': lo.tolist(), 'ci_hi': hi.tolist(), 'extra': extra,
+         'noise': noise_of(times),
+         'times': times, 'ok': ok}
+    results['placement'].append(r)
+    log(f'placement W={w} seed={seed}: T={T}, identical to S {all(same)}, writes ok '
+        f'{all(x == (0, 0) for x in writes)}, rel_l2(S) '
+        f'{"%.1e" % err["rel_l2"] if err else "-"}, noise {r["noise"]:.4f}; '
+        + ', '.join(f'{n} {p:.4f} [{a:.4f},{b:.4f}]'
+                    for n, p, a, b in zip(names, point, lo, hi)))
+    del dev
+    cp.get_default_memory_pool().free_all_blocks()
+    return r
+
+
+def run_placement(args, results, work, save=lambda: None):
+    per_width, sass, widths = load_placement(args, work)
+    results['placement_sass'] = {f'{n}@{w}': {k: v for k, v in i.items() if k != 'listing'}
+                                 for (n, w), i in sass.items()}
+    with open(os.path.join(args.out, 'placement_sass.txt'), 'w') as f:
+        for (n, w), i in sass.items():
+            f.write(f'// {n} width {w or "all"} ({i["ptx"]}, cubin sha256 {i["sha256"]})\n')
+            f.write(''.join(f'/*{off:05x}*/ {ins} ;\n' for off, ins in i.get('listing') or []))
+    seeds = [int(s) for s in args.placement_seeds.split(',')]
+    refs = set()
+    for w in widths:
+        for seed in seeds:
+            try:
+                placement_width_seed(args, w, seed, per_width[w], results,
+                                     (w, seed) not in refs
+                                     and len({s for x, s in refs if x == w})
+                                     < args.placement_ref_seeds)
+                refs.add((w, seed))
+            except Exception:
+                import traceback
+                traceback.print_exc()
+                results['placement'].append({'width': w, 'seed': seed, 'ok': False,
+                                             'failed': True})
+            save()
+    return placement_text(results, sass, widths)
+
+
+def placement_text(results, sass, widths):
+    text = ['', 'placement (kernels/paged_fp4_mqa_logits.mlir, cubins by ptxas -O3 '
+                'unless "jit"):']
+    rows = []
+    for (n, w), i in sorted(sass.items(),
+                            key=lambda x: (x[0][1] or 0, x[0][0][0], x[1]['shift'])):
+        ff = i.get('first_ffma')
+        for c in i.get('vs') or [{}]:
+            rows.append([n, w or 'all', i.get('shift', 0), i.get('instrs', '-'),
+                         i.get('ffma', '-'),
+                         f'{ff:#x} ({ff % 128})' if ff is not None else '-',
+                         f'{c.get("same_in_order", "-")} vs {c.get("base", "-")}',
+                         ' '.join(c.get('diff', []))[:80], i['sha256'][:12]])
+    text.append(rc.table(rows, ['variant', 'width', 'shift', 'SASS', 'FFMA',
+                                'first FFMA (mod 128)', 'identical in order',
+                                'differing opcodes (base>variant)', 'cubin sha256']))
+    runs = [r for r in results['placement'] if not r.get('failed')]
+    for w in widths:
+        rw = [r for r in runs if r['width'] == w]
+        if not rw:
+            continue
+        names = rw[0]['names']
+        head = ['variant'] + [f'seed {r["seed"]}' for r in rw] + ['geo. mean']
+        rows = []
+        for i, n in enumerate(names):
+            if i == 0:
+                rows.append([n] + [f'{r["ms"][0]:.3f} ms' for r in rw] + [''])
+                continue
+            gm = statistics.geometric_mean(r['ratio_to_S'][i] for r in rw)
+            rows.append([n] + [f'{r["ratio_to_S"][i]:.4f} [{r["ci_lo"][i]:.4f},'
+                               f'{r["ci_hi"][i]:.4f}]' for r in rw] + [f'{gm:.4f}'])
+        for k in rw[0]['extra']:
+            gm = statistics.geometric_mean(r['extra'][k][0] for r in rw)
+            rows.append([k] + [f'{r["extra"][k][0]:.4f} [{r["extra"][k][1]:.4f},'
+                               f'{r["extra"][k][2]:.4f}]' for r in rw] + [f'{gm:.4f}'])
+        rows.append(['noise'] + [f'{r["noise"]:.4f}' for r in rw] + [''])
+        rows.append(['correct'] + [str(r['ok']) for r in rw] + [''])
+        text += ['', f'W = {w}: time / time of S, median of the samples [95% bootstrap]',
+                 rc.table(rows, head)]
+    return text
+
+
 # ------------------------------------------------------------------ main ---
 
 def load_pair(ptx_dir, widths, abi):
@@ -801,6 +1083,17 @@ def main():
     parser.add_argument('--warmup', type=int, default=3)
     parser.add_argument('--seed', type=int, default=2026)
     parser.add_argument('--skip-ceilings', action='store_true')
+    parser.add_argument('--variants-dir',
+                        help='--kernels placement: make_variants.py output (variants.json)')
+    parser.add_argument('--placement-widths', help='default: variants.json\'s')
+    parser.add_argument('--placement-seeds', default='17,18,19,20,17',
+                        help='input seeds per width (a repeated seed draws the same inputs)')
+    parser.add_argument('--placement-reps', type=int, default=50)
+    parser.add_argument('--placement-jit', action=argparse.BooleanOptionalAction,
+                        default=True, help='also time S and H loaded from PTX (driver JIT)')
+    parser.add_argument('--placement-ref-seeds', type=int, default=1,
+                        help='seeds per width whose S output is checked against float64 '
+                             '(every output is compared with S\'s bit for bit)')
     parser.add_argument('--out', default=os.environ.get('OUT', '.'))
     args = parser.parse_args()
     kinds = args.kernels.split(',')
@@ -823,7 +1116,7 @@ def main():
         f'CuPy {cp.__version__}, NumPy {np.__version__}')
     t0 = time.perf_counter()
     results = {'info': info, 'mqa': [], 'gather': [], 'ceilings': {}, 'resources': {},
-               'failed_checks': [], 'screen': []}
+               'failed_checks': [], 'screen': [], 'placement': []}
     out_json = os.path.join(args.out, 'gpu_results.json')
 
     def save():
@@ -900,6 +1193,13 @@ def main():
                 results['mqa'].append({'width': w, 'ok': False, 'failed': True})
             save()
 
+    placement = []
+    if 'placement' in kinds:
+        import tempfile
+        with tempfile.TemporaryDirectory() as work:
+            placement = run_placement(args, results, work, save)
+        save()
+
     results['resources'] = ptxas_report(paths, args.out)
     for name, rep in results['resources'].items():
         log(f'{name}: {rep["ptxas"]} sass_instrs={rep["sass_instrs"]}')
@@ -934,6 +1234,8 @@ def main():
                      f'{max(r["speedup"] for r in m):.2f}x (widths <= 512: '
                      f'{min(inrange) if inrange else 0:.2f}x at least, target >= 2x)')
         text.append(line)
+    text += placement
+    failed += sum(1 for r in results['placement'] if r.get('failed'))
     text.append(f'failed widths: {failed}; failed self-checks: '
                 f'{results["failed_checks"] or "none"}; total {time.perf_counter() - t0:.0f} s')
     log('\n'.join(text))
@@ -941,7 +1243,8 @@ def main():
     with open(os.path.join(args.out, 'gpu_table.txt'), 'w') as f:
         f.write('\n'.join(text) + '\n')
     allok = (failed == 0 and not results['failed_checks']
-             and all(r['ok'] for k in done for r in done[k]))
+             and all(r['ok'] for k in done for r in done[k])
+             and all(r['ok'] for r in results['placement']))
     return 0 if allok else 1
 
 
