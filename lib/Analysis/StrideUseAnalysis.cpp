@@ -18,7 +18,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
-#include <queue>
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::flyhoist;
@@ -191,9 +191,46 @@ static unsigned normalizeFacet(Type type, unsigned facet) {
   return kValueFacet;
 }
 
-namespace {
 /// A value and a facet, as a map key.
 using Node = std::pair<Value, unsigned>;
+/// (IR position, node number): the worklist's entries.
+using QueueEntry = std::pair<uint64_t, unsigned>;
+
+/// The propagation's working storage: node numbers, the nodes, and per node
+/// the parameters that reached it and those it passed on (rows of 64-bit
+/// words), whether it is queued; the IR order of the scope's operations; the
+/// worklist, a heap ordered by IR position.
+struct mlir::flyhoist::ParamUseScratch::Storage {
+  DenseMap<Node, unsigned> nodeIndex;
+  std::vector<Node> nodes;
+  std::vector<uint64_t> reached;
+  std::vector<uint64_t> propagated;
+  std::vector<bool> queued;
+  DenseMap<Operation *, uint64_t> order;
+  std::vector<QueueEntry> worklist;
+
+  /// Empties everything, keeping the memory.
+  void clear() {
+    nodeIndex.clear();
+    nodes.clear();
+    reached.clear();
+    propagated.clear();
+    queued.clear();
+    order.clear();
+    worklist.clear();
+  }
+};
+
+ParamUseScratch::ParamUseScratch() : impl(std::make_unique<Storage>()) {}
+ParamUseScratch::~ParamUseScratch() = default;
+
+namespace {
+/// Orders the worklist heap: the earliest IR position on top.
+struct LaterFirst {
+  bool operator()(const QueueEntry &a, const QueueEntry &b) const {
+    return a.first > b.first;
+  }
+};
 
 /// One propagation of every parameter of a scope at once: each node (value,
 /// facet) holds the set of parameters that reach it; a node is processed in
@@ -201,16 +238,20 @@ using Node = std::pair<Value, unsigned>;
 /// loop's block arguments) brings it parameters it did not have.
 ///
 /// The sets are rows of 64-bit words in two flat arrays indexed by node
-/// number (a kernel with 64 parameters needs one word per set): a pass over
-/// thousands of kernels then allocates a few small arrays per kernel instead
-/// of two heap bit vectors per value.
+/// number (a kernel with 64 parameters needs one word per set), in storage
+/// a caller may keep from one scope to the next.
 class Propagation {
 public:
   Propagation(Operation *scope, unsigned numParams, const StrideUseRules &rules,
-              const UseVisitor &visitor)
+              const UseVisitor &visitor, ParamUseScratch::Storage &storage)
       : scope(scope), numParams(numParams),
         words(std::max(1u, llvm::divideCeil(numParams, 64))), rules(rules),
-        visitor(visitor), summaries(numParams) {}
+        visitor(visitor), summaries(numParams), nodeIndex(storage.nodeIndex),
+        nodes(storage.nodes), reached(storage.reached),
+        propagated(storage.propagated), queued(storage.queued),
+        order(storage.order), worklist(storage.worklist) {
+    storage.clear();
+  }
 
   /// Parameter `param` reaches `value` (a root).
   void seed(Value value, unsigned param) {
@@ -223,8 +264,9 @@ public:
   SmallVector<ParamUseSummary> run() {
     SmallVector<uint64_t, 4> delta(words);
     while (!worklist.empty()) {
-      unsigned index = worklist.top().second;
-      worklist.pop();
+      std::pop_heap(worklist.begin(), worklist.end(), LaterFirst());
+      unsigned index = worklist.back().second;
+      worklist.pop_back();
       queued[index] = false;
       // Only the parameters this node has not yet passed on (copied: the
       // uses below may add nodes and move the arrays).
@@ -264,7 +306,8 @@ private:
     if (!grew || queued[index])
       return;
     queued[index] = true;
-    worklist.push({orderOf(node.first), index});
+    worklist.push_back({orderOf(node.first), index});
+    std::push_heap(worklist.begin(), worklist.end(), LaterFirst());
   }
 
   /// Calls `f` with each parameter in `params`.
@@ -335,29 +378,26 @@ private:
   const StrideUseRules &rules;
   const UseVisitor &visitor;
   SmallVector<ParamUseSummary> summaries;
-  /// Node numbers, the nodes, and per node: the parameters that reached it,
-  /// those it passed on (rows of `words` words), whether it is queued.
-  DenseMap<Node, unsigned> nodeIndex;
-  std::vector<Node> nodes;
-  std::vector<uint64_t> reached;
-  std::vector<uint64_t> propagated;
-  std::vector<bool> queued;
-  DenseMap<Operation *, uint64_t> order;
-  /// (IR position, node number).
-  using QueueEntry = std::pair<uint64_t, unsigned>;
-  struct LaterFirst {
-    bool operator()(const QueueEntry &a, const QueueEntry &b) const {
-      return a.first > b.first;
-    }
-  };
-  std::priority_queue<QueueEntry, std::vector<QueueEntry>, LaterFirst> worklist;
+  // The storage (see ParamUseScratch::Storage).
+  DenseMap<Node, unsigned> &nodeIndex;
+  std::vector<Node> &nodes;
+  std::vector<uint64_t> &reached;
+  std::vector<uint64_t> &propagated;
+  std::vector<bool> &queued;
+  DenseMap<Operation *, uint64_t> &order;
+  std::vector<QueueEntry> &worklist;
 };
 } // namespace
 
 SmallVector<ParamUseSummary> mlir::flyhoist::analyzeParamUses(
     Operation *scope, ArrayRef<SmallVector<Value>> roots,
-    const StrideUseRules &rules, const UseVisitor &visitor) {
-  Propagation propagation(scope, roots.size(), rules, visitor);
+    const StrideUseRules &rules, const UseVisitor &visitor,
+    ParamUseScratch *scratch) {
+  std::optional<ParamUseScratch> own;
+  if (!scratch)
+    scratch = &own.emplace();
+  Propagation propagation(scope, roots.size(), rules, visitor,
+                          scratch->storage());
   for (auto [param, values] : llvm::enumerate(roots))
     for (Value value : values)
       propagation.seed(value, param);

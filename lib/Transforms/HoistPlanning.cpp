@@ -30,7 +30,8 @@ using spec::ParamOp;
 /// first blocking use) or Unused. Where the value comes from (argument or
 /// `equals`) is decided by ArgumentPlanner.
 static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
-                                            const StrideUseRules &rules) {
+                                            const StrideUseRules &rules,
+                                            ParamUseScratch &scratch) {
   std::vector<ParamPlan> plans;
   if (kernel.params.empty())
     return plans;
@@ -58,7 +59,7 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
     roots.push_back(llvm::map_to_vector(
         ops, [](ParamOp op) -> Value { return op.getResult(); }));
   SmallVector<ParamUseSummary> summaries =
-      analyzeParamUses(kernel.function, roots, rules);
+      analyzeParamUses(kernel.function, roots, rules, {}, &scratch);
   // A name an earlier run kept (its spec.params left in place by
   // materialize-kept=false) stays kept for the same reason: what made it
   // kept (a callee's parameter type, say) may be gone from the rewritten IR,
@@ -474,9 +475,10 @@ ModulePlan mlir::flyhoist::planHoisting(DiscoveredModule discovered,
   ModulePlan plan;
   // Reserved: KernelPlan's members do not move without a copy on growth.
   plan.kernels.reserve(discovered.kernels.size());
+  ParamUseScratch scratch;
   for (DiscoveredKernel &kernel : discovered.kernels) {
     KernelPlan &kernelPlan = plan.kernels.emplace_back();
-    kernelPlan.params = planOwnParams(kernel, rules);
+    kernelPlan.params = planOwnParams(kernel, rules, scratch);
     kernelPlan.kernel = std::move(kernel);
   }
   ArgumentPlanner(plan.kernels).run(options);

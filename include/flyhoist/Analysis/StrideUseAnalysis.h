@@ -24,6 +24,7 @@
 #include "llvm/ADT/StringMap.h"
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -102,16 +103,38 @@ using UseVisitor = std::function<void(OpOperand &use, unsigned facet,
                                       const UseVerdict &verdict,
                                       const llvm::BitVector &params)>;
 
+/// Storage analyzeParamUses reuses from one scope to the next. A caller that
+/// analyzes thousands of kernels in turn keeps one, so that a kernel costs
+/// no allocation once a larger one has been analyzed (freeing and allocating
+/// per kernel makes the allocator hand back and fault in fresh pages).
+class ParamUseScratch {
+public:
+  ParamUseScratch();
+  ~ParamUseScratch();
+  ParamUseScratch(const ParamUseScratch &) = delete;
+  ParamUseScratch &operator=(const ParamUseScratch &) = delete;
+
+  /// The storage itself, defined with the analysis.
+  struct Storage;
+  Storage &storage() { return *impl; }
+
+private:
+  std::unique_ptr<Storage> impl;
+};
+
 /// Follows every use of the parameters of `scope` (an operation holding
 /// their uses, usually the kernel) forward, all parameters in one
 /// propagation. `roots[i]` are the results of parameter i's `spec.param`
 /// ops. Each value is processed in IR order, once per facet and parameter
 /// set that reaches it, so the cost does not grow with the number of
 /// parameters that share address chains. Returns one summary per parameter.
+/// `scratch`, when given, provides the working storage (see
+/// ParamUseScratch).
 SmallVector<ParamUseSummary>
 analyzeParamUses(Operation *scope, ArrayRef<SmallVector<Value>> roots,
                  const StrideUseRules &rules = {},
-                 const UseVisitor &visitor = {});
+                 const UseVisitor &visitor = {},
+                 ParamUseScratch *scratch = nullptr);
 
 } // namespace mlir::flyhoist
 
