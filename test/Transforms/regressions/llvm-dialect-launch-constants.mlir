@@ -116,3 +116,43 @@ module attributes {gpu.container_module} {
     llvm.return
   }
 }
+
+// -----
+
+// Launch sites of one block share a constant per value and type, but not
+// across dialects: an llvm.call and a gpu.launch_func in one func.func block
+// get one llvm.mlir.constant and one arith.constant, each before the first
+// site that takes it, and the second llvm.call reuses the first's.
+
+// CHECK-LABEL: func.func @mixed(
+// CHECK: %[[L:.*]] = llvm.mlir.constant(24 : i32) : i32
+// CHECK-NEXT: %[[A:.*]] = arith.constant 24 : i32
+// CHECK-NEXT: llvm.call @host_kernel(%{{.*}}, %[[L]])
+// CHECK-NEXT: gpu.launch_func @dev::@gk {{.*}} args(%{{.*}} : !llvm.ptr, %[[A]] : i32)
+// CHECK-NEXT: llvm.call @host_kernel(%{{.*}}, %[[L]])
+// CHECK-NEXT: return
+module attributes {gpu.container_module} {
+  llvm.func @host_kernel(%p: !llvm.ptr) {
+    %w = spec.param "w" = 24 : i32
+    %g = llvm.getelementptr %p[%w] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+    %v = llvm.load %g : !llvm.ptr -> f32
+    llvm.store %v, %p : f32, !llvm.ptr
+    llvm.return
+  }
+  gpu.module @dev {
+    llvm.func @gk(%p: !llvm.ptr) attributes {gpu.kernel} {
+      %w = spec.param "w" = 24 : i32
+      %g = llvm.getelementptr %p[%w] : (!llvm.ptr, i32) -> !llvm.ptr, f32
+      %v = llvm.load %g : !llvm.ptr -> f32
+      llvm.store %v, %p : f32, !llvm.ptr
+      llvm.return
+    }
+  }
+  func.func @mixed(%p: !llvm.ptr) {
+    %c1 = arith.constant 1 : index
+    llvm.call @host_kernel(%p) : (!llvm.ptr) -> ()
+    gpu.launch_func @dev::@gk blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%p : !llvm.ptr)
+    llvm.call @host_kernel(%p) : (!llvm.ptr) -> ()
+    return
+  }
+}
