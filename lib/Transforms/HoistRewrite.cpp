@@ -209,8 +209,8 @@ private:
     return lastCaller;
   }
 
-  /// The constant `site` passes: one per block, type and value, before the
-  /// block's first launch site, shared by all the block's launch sites (a
+  /// The constant `site` passes: one per block, type, value and dialect,
+  /// before the block's first launch site, shared by all its launch sites (a
   /// module launching thousands of kernels from one function would
   /// otherwise get thousands of copies for cse to fold). Sites that are not
   /// launch sites of a planned function (a host call that hoist-into-host

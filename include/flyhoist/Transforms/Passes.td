@@ -22,8 +22,10 @@ def HoistStrideSpecialization
     `gpu.module`) are planned the same way; the kernels and device functions
     calling one pass its new arguments on, taking them as arguments in turn
     (or keeping the name, with a remark, where they cannot). Host-side
-    parameters are materialized. Constants created at launch sites in LLVM
-    dialect code are `llvm.mlir.constant`.
+    parameters are materialized. A launch site passes a hoisted value as a
+    constant unless its caller holds it as an argument: one constant per
+    value and type in each block, before the block's first launch site and
+    shared by its sites (`llvm.mlir.constant` in LLVM dialect code).
 
     Each kernel and device function it rewrote carries a `#spec.record`: the
     hoisted parameters (name, type, argument, divisor, preconditions; never
