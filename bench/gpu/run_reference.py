@@ -60,9 +60,12 @@ problem against the scalar reference.
 """
 
 import argparse
+import difflib
+import hashlib
 import json
 import os
 import platform
+import re
 import shutil
 import statistics
 import subprocess
@@ -341,17 +344,27 @@ def sgemm_rate(n=8192, reps=5):
     return 2 * n ** 3 / (statistics.median(ts) / 1e3)
 
 
+def cuda_tool(name):
+    """Path of a CUDA tool (ptxas, cuobjdump): on PATH, else CUDA's default."""
+    return shutil.which(name) or f'/usr/local/cuda/bin/{name}'
+
+
+def run_ptxas(ptx, cubin, *flags):
+    """ptxas -arch=sm_90 -O3 [flags] PTX -o CUBIN, the one way every mode
+    compiles; returns the finished process."""
+    return subprocess.run([cuda_tool('ptxas'), '-arch=sm_90', '-O3', *flags, ptx,
+                           '-o', cubin], capture_output=True, text=True)
+
+
 def ptxas_report(paths, outdir):
     """Registers/spills from ptxas -v, SASS instruction count from cuobjdump."""
-    ptxas = shutil.which('ptxas') or '/usr/local/cuda/bin/ptxas'
-    cuobjdump = shutil.which('cuobjdump') or '/usr/local/cuda/bin/cuobjdump'
+    cuobjdump = cuda_tool('cuobjdump')
     rep = {}
-    if not os.path.exists(ptxas):
+    if not os.path.exists(cuda_tool('ptxas')):
         return rep
     for name, path in paths:
         cubin = os.path.join(outdir, name + '.cubin')
-        p = subprocess.run([ptxas, '-arch=sm_90', '-O3', '-v', path, '-o', cubin],
-                           capture_output=True, text=True)
+        p = run_ptxas(path, cubin, '-v')
         info = ' '.join(l.strip() for l in (p.stdout + p.stderr).splitlines()
                         if 'registers' in l or 'spill' in l or 'error' in l)
         sass = None
@@ -728,10 +741,8 @@ BRANCHES = ('BRA', 'BRX', 'BSSY', 'CALL', 'JMP', 'JMX', 'RET', 'WARPSYNC')
 
 
 def ptxas_cubin(ptx, cubin):
-    """ptxas -arch=sm_90 -O3 (what ptxas_report runs); returns the cubin."""
-    ptxas = shutil.which('ptxas') or '/usr/local/cuda/bin/ptxas'
-    p = subprocess.run([ptxas, '-arch=sm_90', '-O3', ptx, '-o', cubin],
-                       capture_output=True, text=True)
+    """The cubin ptxas makes of `ptx` (run_ptxas); fails loudly."""
+    p = run_ptxas(ptx, cubin)
     if p.returncode:
         raise RuntimeError(f'ptxas {ptx}: {p.stderr}')
     return cubin
@@ -740,8 +751,7 @@ def ptxas_cubin(ptx, cubin):
 def sass_of(cubin):
     """[(byte offset, instruction)] of the cubin's kernel (cuobjdump -sass);
     trailing NOP padding dropped; None without cuobjdump."""
-    import re
-    cuobjdump = shutil.which('cuobjdump') or '/usr/local/cuda/bin/cuobjdump'
+    cuobjdump = cuda_tool('cuobjdump')
     if not os.path.exists(cuobjdump):
         return None
     d = subprocess.run([cuobjdump, '-sass', cubin], capture_output=True, text=True)
@@ -755,7 +765,6 @@ def sass_of(cubin):
 
 def sass_key(ins):
     """An instruction with branch targets (absolute) blanked."""
-    import re
     op = ins.split()[1] if ins.startswith('@') else ins.split()[0]
     if op.split('.')[0] in BRANCHES:
         ins = re.sub(r'0x[0-9a-f]+|`?\(?\.L_x_\d+\)?', 'TARGET', ins)
@@ -765,7 +774,6 @@ def sass_key(ins):
 def sass_compare(base, other):
     """What differs between two SASS listings: instructions identical in
     order (branch targets aside), and the differing opcodes."""
-    import difflib
     a = [sass_key(i) for _, i in base]
     b = [sass_key(i) for _, i in other]
     sm = difflib.SequenceMatcher(None, a, b, autojunk=False)
@@ -816,7 +824,7 @@ def load_placement(args, work):
         ptx = os.path.join(vdir, v['ptx'])
         cubin = ptxas_cubin(ptx, os.path.join(work, v['ptx'][:-4] + '.cubin'))
         with open(cubin, 'rb') as f:
-            digest = __import__('hashlib').sha256(f.read()).hexdigest()
+            digest = hashlib.sha256(f.read()).hexdigest()
         listing = sass_of(cubin)
         key = (v['name'], v['width'])
         cubins[key] = (ptx, cubin)

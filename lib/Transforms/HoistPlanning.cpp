@@ -17,6 +17,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <map>
@@ -37,15 +38,10 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
     return plans;
   // The ops of each name, grouped by the name attribute (no string copies)
   // and then put in name order, the order of the new arguments.
-  DenseMap<StringAttr, unsigned> groupOf;
-  std::vector<std::pair<StringAttr, SmallVector<ParamOp, 1>>> groups;
-  for (ParamOp param : kernel.params) {
-    auto [it, inserted] =
-        groupOf.try_emplace(param.getNameAttr(), groups.size());
-    if (inserted)
-      groups.emplace_back(param.getNameAttr(), SmallVector<ParamOp, 1>());
-    groups[it->second].second.push_back(param);
-  }
+  llvm::MapVector<StringAttr, SmallVector<ParamOp, 1>> grouped;
+  for (ParamOp param : kernel.params)
+    grouped[param.getNameAttr()].push_back(param);
+  auto groups = grouped.takeVector();
   // Sorted by index, which moves integers rather than groups.
   auto order = llvm::to_vector(llvm::seq<unsigned>(0, groups.size()));
   llvm::sort(order, [&](unsigned a, unsigned b) {
@@ -75,9 +71,9 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
     param.name = name;
     param.value = ops.front().getIntValue();
     param.type = ops.front().getType();
-    param.ops.assign(ops.begin(), ops.end());
+    param.ops = std::move(ops);
     bool anyUse = false;
-    for (ParamOp op : ops) {
+    for (ParamOp op : param.ops) {
       anyUse |= !op.use_empty();
       param.mixedTypes |= op.getType() != param.type;
       if (!param.unreachableScope && !op.getEquals())
