@@ -13,26 +13,44 @@ shapes (--shapes):
                step: every parameter is kept, with --chain blocking uses;
   many         --params x 8 parameters, pairs of them joining one shared
                chain after another (deep and wide at once).
-Each module runs through
-  fly-opt --pass-pipeline='builtin.module(hoist-stride-specialization{remarks=false},cse)'
-    --verify-each=false -mlir-timing -mlir-timing-display=list
-and the wall time of both passes (same process, same module) is printed.
+Both passes are timed on the same input module, each in its own fly-opt
+process right after parsing (the default, --protocol same-input):
+  fly-opt --pass-pipeline='builtin.module(hoist-stride-specialization{remarks=false})'
+  fly-opt --pass-pipeline='builtin.module(cse)'
+each with --verify-each=false -mlir-timing -mlir-timing-display=list; the
+fastest of --repeat runs of each is reported. "One cse run" is cse on the
+module the hoisting pass is given: the same operations, and the same state
+of the process (memory, caches) after parsing.
+
+--protocol after-hoist is the earlier comparison: one process running
+  hoist-stride-specialization{remarks=false},cse
+which times cse on the hoisted module, a different (smaller) one: hoisting
+erases every spec.param, which on the `many` generator is 40% of the
+operations, and cse then runs in memory the first pass left warm.
 
 The verifier is off by default: MLIR times the verifier run after a pass as
 part of that pass, and runs it only when the pass changed the IR, so with it
 on each pass is charged a whole-module verification or not depending on
 whether it found anything to do (the hoisting pass always does; cse does when
-the hoisting left duplicates for it). --verify-each puts it back.
+it finds something to fold). --verify-each puts it back.
+
+--warm times each pass in a process that has run it once already on the
+same module (the file holds the module twice, split by `// -----`, and the
+second part's times are reported), as in a frontend that compiles kernel
+after kernel: without it, a small module's time includes what the first run
+of a pass in a process costs (the pages of its code and of the MLIR code it
+calls touched for the first time, lazy symbol binding).
 
 --instructions counts instructions instead (valgrind's callgrind, collecting
-only inside the pass manager; the split between the passes comes from
-callgrind_annotate): no load on the machine changes these, so they are the
-figures to compare across runs and machines. Slow (about 50x): use sizes up
-to 100k.
+only inside the pass manager, one process per pass as above, or the split
+of the one process with --protocol after-hoist): no load on the machine
+changes these, so they are the figures to compare across runs and machines.
+Slow (about 50x): use sizes up to 100k.
 
   bench/pass_cost.py [--sizes 1000,10000,100000,1000000] [--params 8] [--chain 32]
                      [--shapes independent,shared,shared-kept,many]
-                     [--verify-each] [--instructions]
+                     [--protocol same-input|after-hoist]
+                     [--verify-each] [--warm] [--instructions]
 """
 
 import argparse
@@ -157,21 +175,41 @@ def module_text(target_ops, params, chain, shape='independent'):
     return '\n'.join(lines) + '\n', kernels
 
 
-_TIMING = re.compile(r'^\s*([\d.]+)\s+\(\s*[\d.]+%\)\s+(.+?)\s*$')
+_TIMING = re.compile(r'^\s*([\d.]+)\s+\(\s*([\d.]+)%\)\s+(.+?)\s*$')
 
 
 def timings(stderr):
-    """Pass name -> wall seconds from -mlir-timing-display=list output."""
-    result = {}
+    """Pass name -> wall seconds from -mlir-timing-display=list output.
+
+    MLIR prints seconds with four decimals, too coarse below 10 ms; there a
+    pass's time is read as its percentage (one decimal) of the total, which
+    is closer (about 3% on a 3 ms total)."""
+    entries = []
+    total = None
     for line in stderr.splitlines():
         m = _TIMING.match(line)
-        if m:
-            result[m.group(2)] = result.get(m.group(2), 0.0) + float(m.group(1))
+        if not m:
+            continue
+        seconds, percent, name = float(m.group(1)), float(m.group(2)), m.group(3)
+        if name == 'Total':
+            total = seconds
+        else:
+            entries.append((name, seconds, percent))
+    result = {}
+    for name, seconds, percent in entries:
+        if seconds < 0.01 and total:
+            seconds = total * percent / 100
+        result[name] = result.get(name, 0.0) + seconds
     return result
 
 
-def count_instructions(fly_opt, pipe, extra, path, workdir):
-    """(hoist, cse) instructions of one run under callgrind."""
+HOIST = 'hoist-stride-specialization{remarks=false}'
+# Set by --warm (see the module docstring).
+WARM = False
+
+
+def callgrind(fly_opt, pipe, extra, path, workdir):
+    """(total instructions in the pass manager, callgrind_annotate output)."""
     out = os.path.join(workdir, 'callgrind.out')
     proc = subprocess.run(
         ['valgrind', '--tool=callgrind', f'--callgrind-out-file={out}',
@@ -184,14 +222,63 @@ def count_instructions(fly_opt, pipe, extra, path, workdir):
                 .group(1).replace(',', ''))
     annotated = subprocess.run(['callgrind_annotate', '--inclusive=yes', out],
                                capture_output=True, text=True, check=True).stdout
-    hoist = None
+    return total, annotated
+
+
+def count_instructions(fly_opt, protocol, extra, path, workdir):
+    """(hoist, cse) instructions under `protocol` (see the module docstring)."""
+    if protocol == 'same-input':
+        hoist, _ = callgrind(fly_opt, f'builtin.module({HOIST})', extra, path,
+                             workdir)
+        cse, _ = callgrind(fly_opt, 'builtin.module(cse)', extra, path, workdir)
+        return hoist, cse
+    total, annotated = callgrind(fly_opt, f'builtin.module({HOIST},cse)', extra,
+                                 path, workdir)
     for line in annotated.splitlines():
         if 'HoistStrideSpecializationPass::runOnOperation' in line:
             hoist = int(line.split()[0].replace(',', ''))
-            break
-    if hoist is None:
-        raise RuntimeError('callgrind_annotate shows no hoisting pass')
-    return hoist, total - hoist
+            return hoist, total - hoist
+    raise RuntimeError('callgrind_annotate shows no hoisting pass')
+
+
+def time_passes(fly_opt, pipe, extra, path):
+    """Pass name -> wall seconds of one fly-opt run of `pipe`. With a file
+    split by `// -----` (--warm), the last part's report."""
+    split = ['--split-input-file'] if WARM else []
+    proc = subprocess.run(
+        [fly_opt, f'--pass-pipeline={pipe}', *extra, *split, '-mlir-timing',
+         '-mlir-timing-display=list', '-o', os.devnull, path],
+        capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stderr)
+        raise RuntimeError(f'fly-opt failed on {pipe}')
+    return timings(proc.stderr.split('Execution time report')[-1])
+
+
+def wall_times(fly_opt, protocol, extra, path, repeat):
+    """(hoist, cse, parse) seconds under `protocol`, the fastest of `repeat`
+    runs (of each process, for same-input; of hoist + cse, for after-hoist)."""
+    if protocol == 'same-input':
+        hoist = cse = parse = None
+        for _ in range(repeat):
+            # Alternated, so that a change in the machine's load hits both.
+            t = time_passes(fly_opt, f'builtin.module({HOIST})', extra, path)
+            u = time_passes(fly_opt, 'builtin.module(cse)', extra, path)
+            h = t.get('HoistStrideSpecialization', 0.0)
+            c = u.get('CSE', 0.0)
+            hoist = h if hoist is None else min(hoist, h)
+            cse = c if cse is None else min(cse, c)
+            p = t.get('Parser', 0.0)
+            parse = p if parse is None else min(parse, p)
+        return hoist, cse, parse
+    best = None
+    for _ in range(repeat):
+        t = time_passes(fly_opt, f'builtin.module({HOIST},cse)', extra, path)
+        run = (t.get('HoistStrideSpecialization', 0.0), t.get('CSE', 0.0),
+               t.get('Parser', 0.0))
+        if best is None or run[0] + run[1] < best[0] + best[1]:
+            best = run
+    return best
 
 
 def main():
@@ -203,14 +290,22 @@ def main():
                         help='comma-separated kernel shapes (see above)')
     parser.add_argument('--repeat', type=int, default=3,
                         help='runs per size; the fastest is reported')
+    parser.add_argument('--protocol', default='same-input',
+                        choices=['same-input', 'after-hoist'],
+                        help='what cse run the pass is compared with (see above)')
     parser.add_argument('--verify-each', action='store_true',
                         help='run the verifier after each pass (timed with it)')
+    parser.add_argument('--warm', action='store_true',
+                        help='time the second run in one process (see above)')
     parser.add_argument('--instructions', action='store_true',
                         help='count instructions under callgrind instead of timing')
     parser.add_argument('--fly-opt')
     args = parser.parse_args()
     fly_opt = common.find_fly_opt(args.fly_opt)
-    pipe = 'builtin.module(hoist-stride-specialization{remarks=false},cse)'
+    global WARM
+    WARM = args.warm
+    if args.warm and args.instructions:
+        parser.error('--warm times wall clock; --instructions counts one run')
     extra = [f'--verify-each={"true" if args.verify_each else "false"}']
 
     if args.instructions:
@@ -219,7 +314,8 @@ def main():
     else:
         header = (f'{"shape":>12} {"ops":>9} {"kernels":>7} {"params":>6} {"hoist s":>9} '
                   f'{"cse s":>9} {"hoist/cse":>9} {"hoist us/op":>11} {"parse s":>8}')
-    print(f'fly-opt: {fly_opt}\npipeline: {pipe} {" ".join(extra)}\n'
+    print(f'fly-opt: {fly_opt}\nprotocol: {args.protocol}{" (warm)" if args.warm else ""} '
+          f'{" ".join(extra)}\n'
           f'--params {args.params} --chain {args.chain}'
           f'{" (instructions, callgrind)" if args.instructions else ""}')
     print(header)
@@ -232,33 +328,20 @@ def main():
             params_per_kernel = text.count('spec.param') // max(kernels, 1)
             path = os.path.join(workdir, 'm.mlir')
             with open(path, 'w') as f:
-                f.write(text)
+                f.write(text + '// -----\n' + text if args.warm else text)
             ops = sum(1 for line in text.splitlines()
                       if '=' in line or line.strip().startswith(
                           ('gpu.', 'memref.store', 'scf.', 'func.', 'return', '}')))
             if args.instructions:
-                hoist, cse = count_instructions(fly_opt, pipe, extra, path, workdir)
+                hoist, cse = count_instructions(fly_opt, args.protocol, extra,
+                                                path, workdir)
                 print(f'{shape:>12} {ops:>9} {kernels:>7} {params_per_kernel * kernels:>6} '
                       f'{hoist / 1e6:>9.1f} {cse / 1e6:>9.1f} {hoist / cse:>9.2f} '
                       f'{hoist / ops:>11.0f}')
                 sys.stdout.flush()
                 continue
-            best = None
-            for _ in range(args.repeat):
-                proc = subprocess.run(
-                    [fly_opt, f'--pass-pipeline={pipe}', *extra, '-mlir-timing',
-                     '-mlir-timing-display=list', '-o', os.devnull, path],
-                    capture_output=True, text=True)
-                if proc.returncode != 0:
-                    sys.stderr.write(proc.stderr)
-                    return 1
-                t = timings(proc.stderr)
-                hoist = t.get('HoistStrideSpecialization', 0.0)
-                cse = t.get('CSE', 0.0)
-                parse = t.get('Parser', 0.0)
-                if best is None or hoist + cse < best[0] + best[1]:
-                    best = (hoist, cse, parse)
-            hoist, cse, parse = best
+            hoist, cse, parse = wall_times(fly_opt, args.protocol, extra, path,
+                                           args.repeat)
             print(f'{shape:>12} {ops:>9} {kernels:>7} {params_per_kernel * kernels:>6} '
                   f'{hoist:>9.4f} {cse:>9.4f} {hoist / cse if cse else float("nan"):>9.2f} '
                   f'{hoist / ops * 1e6:>11.3f} {parse:>8.3f}')

@@ -293,8 +293,11 @@ private:
     unsigned index = it->second;
     if (inserted) {
       nodes.push_back(node);
-      reached.resize(reached.size() + words, 0);
-      propagated.resize(propagated.size() + words, 0);
+      // One push per word: a resize per node is an out-of-line call.
+      for (unsigned w = 0; w < words; ++w) {
+        reached.push_back(0);
+        propagated.push_back(0);
+      }
       queued.push_back(false);
     }
     bool grew = false;

@@ -1,10 +1,12 @@
 //===- HoistPlanning.cpp - What happens to each parameter -----------------===//
 //
-// Two steps: each function's own parameters are classified by the use
-// analysis (planOwnParams); then the names that need a new argument are
+// Functions are planned in groups connected by calls (HoistPlanner). Within
+// a group, two steps: each function's own parameters are classified by the
+// use analysis (planOwnParams); then the names that need a new argument are
 // passed up through the device call graph until nothing changes
-// (planArguments), which also finds every reason a function cannot take an
-// argument it would need.
+// (ArgumentPlanner), which also finds every reason a function cannot take an
+// argument it would need. A group of one function that calls none of the
+// others, the usual kernel, needs no call graph (finishIsolated).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,10 +23,44 @@
 #include "llvm/ADT/STLExtras.h"
 
 #include <map>
+#include <numeric>
 
 using namespace mlir;
 using namespace mlir::flyhoist;
 using spec::ParamOp;
+
+/// The indices 0..count-1 sorted by `nameOf(index)`, lexicographically.
+///
+/// Kernels can hold dozens of names that share a prefix ("stride0",
+/// "stride1", ...); a string comparison per step of the sort is a call. So
+/// each name's first 8 bytes are read once, big-endian, into an integer
+/// whose order is the names' order whenever two of them differ; only names
+/// that agree in those bytes are compared in full.
+template <typename NameOf>
+static SmallVector<unsigned> sortedByName(unsigned count, NameOf nameOf) {
+  struct Entry {
+    uint64_t prefix;
+    StringRef name;
+    unsigned index;
+  };
+  SmallVector<Entry> entries;
+  entries.reserve(count);
+  for (unsigned index = 0; index < count; ++index) {
+    StringRef name = nameOf(index);
+    uint64_t prefix = 0;
+    for (unsigned i = 0; i < 8; ++i)
+      prefix = (prefix << 8) |
+               (i < name.size() ? static_cast<unsigned char>(name[i]) : 0);
+    entries.push_back({prefix, name, index});
+  }
+  llvm::sort(entries, [](const Entry &a, const Entry &b) {
+    if (a.prefix != b.prefix)
+      return a.prefix < b.prefix;
+    return a.name < b.name;
+  });
+  return llvm::map_to_vector(entries,
+                             [](const Entry &entry) { return entry.index; });
+}
 
 /// Classifies the function's own parameters, by name, with the use analysis
 /// (one propagation for all of them): Hoist (address-only), Keep (with the
@@ -39,14 +75,12 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
   // The ops of each name, grouped by the name attribute (no string copies)
   // and then put in name order, the order of the new arguments.
   llvm::MapVector<StringAttr, SmallVector<ParamOp, 1>> grouped;
+  grouped.reserve(kernel.params.size());
   for (ParamOp param : kernel.params)
     grouped[param.getNameAttr()].push_back(param);
   auto groups = grouped.takeVector();
-  // Sorted by index, which moves integers rather than groups.
-  auto order = llvm::to_vector(llvm::seq<unsigned>(0, groups.size()));
-  llvm::sort(order, [&](unsigned a, unsigned b) {
-    return groups[a].first.getValue() < groups[b].first.getValue();
-  });
+  SmallVector<unsigned> order = sortedByName(
+      groups.size(), [&](unsigned i) { return groups[i].first.getValue(); });
   auto byName = llvm::map_range(
       order, [&](unsigned index) -> auto & { return groups[index]; });
   SmallVector<SmallVector<Value>> roots;
@@ -76,7 +110,10 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
     for (ParamOp op : param.ops) {
       anyUse |= !op.use_empty();
       param.mixedTypes |= op.getType() != param.type;
-      if (!param.unreachableScope && !op.getEquals())
+      // (An op right in the function's body, the usual case, is reachable
+      // without asking the ops around it.)
+      if (!param.unreachableScope && !op.getEquals() &&
+          op->getParentOp() != kernel.function)
         if (Operation *scope = isolatedScope(op); scope != kernel.function)
           param.unreachableScope = scope;
     }
@@ -171,13 +208,10 @@ Type mlir::flyhoist::argumentCarrierType(FunctionOpInterface function,
 }
 
 //===----------------------------------------------------------------------===//
-// Arguments, passed up through callers
+// Arguments: the rules every function follows
 //===----------------------------------------------------------------------===//
 
 namespace {
-/// A (function index, parameter name id) pair.
-using FunctionName = std::pair<unsigned, unsigned>;
-
 /// Why a function keeps a name it would need an argument for.
 struct ForcedKeep {
   ForcedKeep() = default;
@@ -192,6 +226,96 @@ struct ForcedKeep {
   /// The type the name had in the function when it was forced.
   Type type;
 };
+} // namespace
+
+/// Whether `param` is hoisted and some op of it takes the value from an
+/// argument (not from its `equals` value).
+static bool needsOwnArgument(const ParamPlan &param) {
+  return param.decision == ParamPlan::Decision::Hoist &&
+         llvm::any_of(param.ops, [](ParamOp op) { return !op.getEquals(); });
+}
+
+/// Why `kernel` cannot take an argument for the name of `param` (its own
+/// parameter of that name) because of how it holds the name.
+static std::optional<ForcedKeep>
+whyNoArgumentForParam(const DiscoveredKernel &kernel, const ParamPlan &param) {
+  // (The demand for a name the function holds has the type of its first
+  // op, so "another type" is "more than one type".)
+  if (param.mixedTypes)
+    return ForcedKeep{
+        ("used with more than one type in this " + kernel.kindName()).str(),
+        nullptr};
+  if (Operation *scope = param.unreachableScope)
+    return ForcedKeep{"used inside '" + scope->getName().getStringRef().str() +
+                          "', whose region is isolated from above: no "
+                          "argument can reach it",
+                      scope};
+  return std::nullopt;
+}
+
+/// Why `kernel` cannot take any new argument: something the pass cannot
+/// update refers to it.
+static std::optional<ForcedKeep>
+whyNoArgumentAtAll(const DiscoveredKernel &kernel) {
+  if (!kernel.unknownReference)
+    return std::nullopt;
+  return ForcedKeep{("the " + kernel.kindName() + " is referenced by '" +
+                     kernel.unknownReference->getName().getStringRef() +
+                     "', which the pass cannot give a new argument")
+                        .str(),
+                    kernel.unknownReference};
+}
+
+/// Makes `param` kept for `keep`'s reason.
+static void keepForced(ParamPlan &param, const ForcedKeep &keep,
+                       MLIRContext *context) {
+  param.decision = ParamPlan::Decision::Keep;
+  param.reason = StringAttr::get(context, keep.reason);
+  param.blockingLoc = keep.blockingLoc;
+}
+
+/// Makes `param` hoisted into argument `nextArgument` of `callable` (then
+/// advanced), with the encoding `options` allow.
+static void assignArgument(ParamPlan &param, FunctionOpInterface callable,
+                           unsigned &nextArgument,
+                           const HoistOptions &options) {
+  param.decision = ParamPlan::Decision::Hoist;
+  param.argumentIndex = nextArgument++;
+  param.carrierType = argumentCarrierType(callable, param.type);
+  param.encoding = chooseEncoding(param.value, param.carrierType, options);
+}
+
+/// The plan of a function that calls none of the functions planned and that
+/// none of them calls: each hoisted parameter without `equals` gets an
+/// argument, unless the function cannot take it. The same decisions as
+/// ArgumentPlanner on a group of one, without its call graph.
+static void finishIsolated(KernelPlan &plan, const HoistOptions &options) {
+  FunctionOpInterface callable = plan.kernel->function;
+  unsigned nextArgument = callable.getNumArguments();
+  std::optional<ForcedKeep> noArgumentAtAll = whyNoArgumentAtAll(*plan.kernel);
+  for (ParamPlan &param : plan.params) {
+    if (needsOwnArgument(param)) {
+      std::optional<ForcedKeep> keep =
+          whyNoArgumentForParam(*plan.kernel, param);
+      if (!keep)
+        keep = noArgumentAtAll;
+      if (keep)
+        keepForced(param, *keep, callable->getContext());
+      else
+        assignArgument(param, callable, nextArgument, options);
+    }
+    if (param.decision == ParamPlan::Decision::Hoist)
+      param.equalsContracts = equalsContracts(param, callable);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Arguments, passed up through callers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// A (function index, parameter name id) pair.
+using FunctionName = std::pair<unsigned, unsigned>;
 
 /// A call from one planned function to another.
 struct CallEdge {
@@ -206,11 +330,13 @@ struct CallEdge {
 /// into `names`) so that large modules cost integer keys, not strings.
 class ArgumentPlanner {
 public:
+  /// Plans `plans`, the functions of one group with their own parameters
+  /// classified.
   ArgumentPlanner(std::vector<KernelPlan> &plans) : plans(plans) {
     DenseMap<Operation *, unsigned> index;
     ownIndex.resize(plans.size());
     for (auto [i, plan] : llvm::enumerate(plans)) {
-      index[plan.kernel.function] = i;
+      index[plan.kernel->function] = i;
       for (auto [j, param] : llvm::enumerate(plan.params)) {
         unsigned id = intern(param.name, param.value);
         ownIndex[i][id] = j;
@@ -219,7 +345,7 @@ public:
     callers.resize(plans.size());
     callees.resize(plans.size());
     for (auto [i, plan] : llvm::enumerate(plans))
-      for (Operation *site : plan.kernel.launchSites)
+      for (Operation *site : plan.kernel->launchSites)
         if (auto caller = site->getParentOfType<FunctionOpInterface>())
           if (auto it = index.find(caller); it != index.end()) {
             callers[i].push_back({site, it->second});
@@ -249,11 +375,6 @@ private:
     if (it == ownIndex[function].end())
       return nullptr;
     return &plans[function].params[it->second];
-  }
-
-  static bool needsOwnArgument(const ParamPlan &param) {
-    return param.decision == ParamPlan::Decision::Hoist &&
-           llvm::any_of(param.ops, [](ParamOp op) { return !op.getEquals(); });
   }
 
   /// Whether `function` passes a constant for `name` whatever its callees
@@ -319,27 +440,17 @@ private:
 
   std::optional<ForcedKeep> whyNoArgument(unsigned function,
                                           unsigned name) const {
-    const DiscoveredKernel &kernel = plans[function].kernel;
+    const DiscoveredKernel &kernel = *plans[function].kernel;
     Operation *functionOp = kernel.function;
     Type type = demand.lookup({function, name});
-    // (The demand for a name the function holds has the type of its first
-    // op, so "another type" is "more than one type".)
-    if (const ParamPlan *param = own(function, name)) {
-      if (param->mixedTypes)
-        return ForcedKeep{
-            ("used with more than one type in this " + kernel.kindName()).str(),
-            nullptr};
-      if (Operation *scope = param->unreachableScope)
-        return ForcedKeep{"used inside '" +
-                              scope->getName().getStringRef().str() +
-                              "', whose region is isolated from above: no "
-                              "argument can reach it",
-                          scope};
-    }
+    if (const ParamPlan *param = own(function, name))
+      if (std::optional<ForcedKeep> keep =
+              whyNoArgumentForParam(kernel, *param))
+        return keep;
     auto calls = incoming.find({function, name});
     if (calls != incoming.end()) {
       for (const CallEdge &call : calls->second) {
-        const std::string &callee = plans[call.function].kernel.path;
+        const std::string &callee = plans[call.function].kernel->path;
         Type calleeType = demand.lookup({call.function, name});
         if (calleeType != type) {
           std::string text;
@@ -357,13 +468,7 @@ private:
                             call.site};
       }
     }
-    if (kernel.unknownReference)
-      return ForcedKeep{("the " + kernel.kindName() + " is referenced by '" +
-                         kernel.unknownReference->getName().getStringRef() +
-                         "', which the pass cannot give a new argument")
-                            .str(),
-                        kernel.unknownReference};
-    return std::nullopt;
+    return whyNoArgumentAtAll(kernel);
   }
 
   /// Whether `function` would need an argument for `name` were it not
@@ -388,7 +493,7 @@ private:
         stillForced[key.first].push_back(key.second);
     for (unsigned function = 0; function < plans.size(); ++function) {
       KernelPlan &plan = plans[function];
-      FunctionOpInterface callable = plan.kernel.function;
+      FunctionOpInterface callable = plan.kernel->function;
       // Names the function holds no parameter of but passes on, or would.
       std::vector<ParamPlan> params = std::move(plan.params);
       auto addPassedOnly = [&](unsigned name, Type type) {
@@ -419,20 +524,13 @@ private:
         if (param.decision == ParamPlan::Decision::Keep && !param.ops.empty()) {
           // Kept for its own uses: the analysis said why.
         } else if (llvm::is_contained(stillForced[function], name)) {
-          const ForcedKeep &keep = forced.at(key);
-          param.decision = ParamPlan::Decision::Keep;
-          param.reason = StringAttr::get(callable->getContext(), keep.reason);
-          param.blockingLoc = keep.blockingLoc;
+          keepForced(param, forced.at(key), callable->getContext());
         } else if (demand.count(key)) {
-          param.decision = ParamPlan::Decision::Hoist;
-          param.argumentIndex = nextArgument++;
-          param.carrierType = argumentCarrierType(callable, param.type);
-          param.encoding =
-              chooseEncoding(param.value, param.carrierType, options);
+          assignArgument(param, callable, nextArgument, options);
           if (auto calls = incoming.find(key); calls != incoming.end())
             param.passedTo = StringAttr::get(
                 callable->getContext(),
-                plans[calls->second.front().function].kernel.path);
+                plans[calls->second.front().function].kernel->path);
         }
         if (param.decision == ParamPlan::Decision::Hoist)
           param.equalsContracts = equalsContracts(param, callable);
@@ -465,20 +563,54 @@ private:
 };
 } // namespace
 
-ModulePlan mlir::flyhoist::planHoisting(DiscoveredModule discovered,
-                                        const HoistOptions &options,
-                                        const StrideUseRules &rules) {
-  ModulePlan plan;
-  // Reserved: KernelPlan's members do not move without a copy on growth.
-  plan.kernels.reserve(discovered.kernels.size());
-  ParamUseScratch scratch;
-  for (DiscoveredKernel &kernel : discovered.kernels) {
-    KernelPlan &kernelPlan = plan.kernels.emplace_back();
-    kernelPlan.params = planOwnParams(kernel, rules, scratch);
-    kernelPlan.kernel = std::move(kernel);
+HoistPlanner::HoistPlanner(const DiscoveredModule &discovered,
+                           const HoistOptions &options,
+                           const StrideUseRules &rules)
+    : discovered(discovered), options(options), rules(rules) {
+  // Union-find over the calls between planned functions; each group is then
+  // listed at its first function, which keeps groups and their functions in
+  // IR order.
+  unsigned count = discovered.kernels.size();
+  std::vector<unsigned> parent(count);
+  std::iota(parent.begin(), parent.end(), 0u);
+  auto root = [&](unsigned function) {
+    while (parent[function] != function)
+      function = parent[function] = parent[parent[function]];
+    return function;
+  };
+  callsPlanned.assign(count, false);
+  for (auto [callee, kernel] : llvm::enumerate(discovered.kernels))
+    for (Operation *site : kernel.launchSites) {
+      auto caller = site->getParentOfType<FunctionOpInterface>();
+      auto it = caller ? discovered.kernelIndex.find(caller)
+                       : discovered.kernelIndex.end();
+      if (it == discovered.kernelIndex.end())
+        continue;
+      callsPlanned[it->second] = true;
+      unsigned a = root(callee), b = root(it->second);
+      parent[std::max(a, b)] = std::min(a, b);
+    }
+  std::vector<unsigned> groupOf(count, ~0u);
+  for (unsigned function = 0; function < count; ++function) {
+    unsigned &group = groupOf[root(function)];
+    if (group == ~0u) {
+      group = groups.size();
+      groups.emplace_back();
+    }
+    groups[group].push_back(function);
   }
-  ArgumentPlanner(plan.kernels).run(options);
-  plan.otherParams = std::move(discovered.otherParams);
-  plan.symbolUses = std::move(discovered.symbolUses);
-  return plan;
+}
+
+void HoistPlanner::planGroup(unsigned index, std::vector<KernelPlan> &plans) {
+  plans.clear();
+  for (unsigned function : groups[index]) {
+    KernelPlan &plan = plans.emplace_back();
+    plan.kernel = &discovered.kernels[function];
+    plan.callsPlannedFunction = callsPlanned[function];
+    plan.params = planOwnParams(*plan.kernel, rules, scratch);
+  }
+  if (plans.size() == 1 && !plans.front().callsPlannedFunction)
+    finishIsolated(plans.front(), options);
+  else
+    ArgumentPlanner(plans).run(options);
 }

@@ -93,24 +93,16 @@ static Value castCarrier(FunctionOpInterface function, Value carrier,
   return arith::IndexCastOp::create(builder, carrier.getLoc(), type, carrier);
 }
 
-/// Whether the code around `op` is LLVM dialect code, where the constants the
-/// pass creates are `llvm.mlir.constant`: `op` is an LLVM op or sits in an
-/// `llvm.func`.
-static bool inLLVMCode(Operation *op) {
-  if (isa_and_nonnull<LLVM::LLVMDialect>(op->getDialect()))
-    return true;
-  auto function = op->getParentOfType<FunctionOpInterface>();
-  return function && isa<LLVM::LLVMFuncOp>(function.getOperation());
+/// Whether the code around `op`, which sits in `function` (or in none), is
+/// LLVM dialect code, where the constants the pass creates are
+/// `llvm.mlir.constant`: `op` is an LLVM op or sits in an `llvm.func`.
+static bool inLLVMCode(Operation *op, FunctionOpInterface function) {
+  return isa_and_nonnull<LLVM::LLVMDialect>(op->getDialect()) ||
+         (function && isa<LLVM::LLVMFuncOp>(function.getOperation()));
 }
 
-/// Whether a constant passed at `site` is `llvm.mlir.constant` (LLVM code
-/// and an LLVM type) rather than `arith.constant`.
-static bool wantsLLVMConstant(Operation *site, Type type) {
-  return inLLVMCode(site) && LLVM::isCompatibleType(type);
-}
-
-/// A constant `value` of `type` before `where`, in the dialect
-/// wantsLLVMConstant() says.
+/// A constant `value` of `type` before `where`: `llvm.mlir.constant` when
+/// `llvmConstant`, else `arith.constant`.
 static Value createConstant(Operation *where, bool llvmConstant, Type type,
                             int64_t value) {
   OpBuilder builder(where);
@@ -136,25 +128,25 @@ struct KnownValue {
   Value carrier;
 };
 
+} // namespace
+
+namespace mlir::flyhoist {
 /// Supplies the value a launch site passes for a hoisted parameter: the
 /// caller's own argument when the caller is a kernel or device function that
 /// took one for the name, a new host argument with `hoistIntoHost`, else a
 /// constant.
 class LaunchValueProvider {
 public:
-  LaunchValueProvider(const ModulePlan &plan, const HoistOptions &options)
-      : plan(plan), options(options) {
-    for (const KernelPlan &kernel : plan.kernels) {
-      plannedFunctions.insert(kernel.kernel.function);
-      if (kernel.params.empty())
-        continue;
-      for (Operation *site : kernel.kernel.launchSites) {
+  LaunchValueProvider(const DiscoveredModule &discovered,
+                      const HoistOptions &options)
+      : discovered(discovered), options(options) {
+    for (const DiscoveredKernel &kernel : discovered.kernels)
+      for (Operation *site : kernel.launchSites) {
         auto [first, inserted] =
             firstSiteInBlock.try_emplace(site->getBlock(), site);
         if (!inserted && site->isBeforeInBlock(first->second))
           first->second = site;
       }
-    }
   }
 
   /// Records that `function` now holds `name` (of type `type`) at run time.
@@ -169,16 +161,18 @@ public:
                 int64_t value) {
     // A site inside a region isolated from above cannot use the caller's
     // arguments (planning made sure no hoisting depends on it).
-    if (FunctionOpInterface caller = callerReaching(site)) {
-      auto known = arguments.find(key(caller, name, type));
+    SiteFacts facts = factsOf(site);
+    if (FunctionOpInterface caller = facts.caller) {
+      auto known = arguments.empty() ? arguments.end()
+                                     : arguments.find(key(caller, name, type));
       if (known != arguments.end())
         return convert(site, known->second, siteType);
-      if (options.hoistIntoHost && !plannedFunctions.contains(caller) &&
+      if (options.hoistIntoHost && !discovered.kernelIndex.count(caller) &&
           canTakeHostArgument(caller))
         return convert(site, addHostArgument(caller, name, type, value),
                        siteType);
     }
-    return constantFor(site, siteType, value);
+    return constantFor(site, facts, siteType, value);
   }
 
   /// Whether `param` (host code) was replaced by a host argument and erased.
@@ -189,6 +183,8 @@ public:
   /// The host argument `function` got for `name`, if any.
   std::optional<unsigned> hostArgumentIndex(Operation *function,
                                             StringAttr name) const {
+    if (hostArguments.empty())
+      return std::nullopt;
     auto it = hostArguments.find({function, name});
     if (it == hostArguments.end())
       return std::nullopt;
@@ -196,17 +192,33 @@ public:
   }
 
 private:
-  /// The function whose arguments `site` can use: the function it is in,
-  /// unless a region isolated from above lies between them. Asked once per
-  /// site and parameter, in runs of one site: the last answer is kept.
-  FunctionOpInterface callerReaching(Operation *site) {
-    if (site != lastSite) {
-      lastSite = site;
-      lastCaller = site->getParentOfType<FunctionOpInterface>();
-      if (lastCaller && isolatedScope(site) != lastCaller.getOperation())
-        lastCaller = nullptr;
-    }
-    return lastCaller;
+  /// What valueAt needs to know of a launch site.
+  struct SiteFacts {
+    Operation *site = nullptr;
+    /// The function whose arguments the site can use: the function it is
+    /// in, unless a region isolated from above lies between them.
+    FunctionOpInterface caller;
+    /// Whether constants passed there are `llvm.mlir.constant` for LLVM
+    /// types (see inLLVMCode).
+    bool llvmCode = false;
+    /// The first launch site of a planned function in its block; null when
+    /// the site is not one (a host call that hoist-into-host extended).
+    Operation *firstInBlock = nullptr;
+  };
+
+  /// The facts of `site`. Asked once per site and parameter, in runs of one
+  /// site: the last answer is kept.
+  SiteFacts factsOf(Operation *site) {
+    if (site == last.site)
+      return last;
+    last = SiteFacts();
+    last.site = site;
+    auto function = site->getParentOfType<FunctionOpInterface>();
+    last.llvmCode = inLLVMCode(site, function);
+    if (function && isolatedScope(site) == function.getOperation())
+      last.caller = function;
+    last.firstInBlock = firstSiteInBlock.lookup(site->getBlock());
+    return last;
   }
 
   /// The constant `site` passes: one per block, type, value and dialect,
@@ -215,16 +227,17 @@ private:
   /// otherwise get thousands of copies for cse to fold). Sites that are not
   /// launch sites of a planned function (a host call that hoist-into-host
   /// extended) get their own.
-  Value constantFor(Operation *site, Type type, int64_t value) {
-    bool llvmConstant = wantsLLVMConstant(site, type);
-    auto first = firstSiteInBlock.find(site->getBlock());
-    if (first == firstSiteInBlock.end())
+  Value constantFor(Operation *site, const SiteFacts &facts, Type type,
+                    int64_t value) {
+    bool llvmConstant = facts.llvmCode && LLVM::isCompatibleType(type);
+    if (!facts.firstInBlock)
       return createConstant(site, llvmConstant, type, value);
     auto [it, inserted] =
         constants.try_emplace({site->getBlock(), type.getAsOpaquePointer(),
                                value, static_cast<unsigned>(llvmConstant)});
     if (inserted)
-      it->second = createConstant(first->second, llvmConstant, type, value);
+      it->second =
+          createConstant(facts.firstInBlock, llvmConstant, type, value);
     return it->second;
   }
 
@@ -255,8 +268,8 @@ private:
     if (auto llvmFunc = dyn_cast<LLVM::LLVMFuncOp>(function.getOperation());
         llvmFunc && llvmFunc.isVarArg())
       return false;
-    auto it = plan.symbolUses.find(function);
-    return it == plan.symbolUses.end() ||
+    auto it = discovered.symbolUses.find(function);
+    return it == discovered.symbolUses.end() ||
            llvm::all_of(it->second,
                         [](const SymbolUse &use) { return use.isLaunchSite; });
   }
@@ -284,39 +297,42 @@ private:
       replacedParams.insert(param);
       param.erase();
     }
-    if (auto it = plan.symbolUses.find(function); it != plan.symbolUses.end())
+    if (auto it = discovered.symbolUses.find(function);
+        it != discovered.symbolUses.end())
       for (const SymbolUse &use : it->second)
         appendPassedArguments(
             use.user, valueAt(use.user, name, type, carrierType, value));
     return known;
   }
 
-  const ModulePlan &plan;
+  const DiscoveredModule &discovered;
   const HoistOptions &options;
-  llvm::DenseSet<Operation *> plannedFunctions;
+  /// The values functions hold at run time: their own new arguments (only
+  /// for functions that pass them on) and host arguments.
   DenseMap<Key, KnownValue> arguments;
   DenseMap<std::pair<Operation *, StringAttr>, unsigned> hostArguments;
   llvm::DenseSet<Operation *> replacedParams;
-  Operation *lastSite = nullptr;
-  FunctionOpInterface lastCaller;
-  /// The first launch site (of a function with a plan) in each block.
+  /// The facts of the site asked for last.
+  SiteFacts last;
+  /// The first launch site (of a function the pass plans for) in each
+  /// block.
   DenseMap<Block *, Operation *> firstSiteInBlock;
   /// The constants created for launch sites, by (block, type, value, whether
   /// `llvm.mlir.constant`).
   DenseMap<std::tuple<Block *, const void *, int64_t, unsigned>, Value>
       constants;
 };
-} // namespace
+} // namespace mlir::flyhoist
 
 /// One remark per parameter per kernel or device function: hoisted where,
 /// or kept and why. At the first `spec.param` of the name, or at the
 /// function for a name it only passes on.
 static void remarkOnDecision(const KernelPlan &kernel, const ParamPlan &param) {
   Operation *anchor = param.ops.empty()
-                          ? static_cast<Operation *>(kernel.kernel.function)
+                          ? static_cast<Operation *>(kernel.kernel->function)
                           : static_cast<Operation *>(param.ops.front());
   std::string where =
-      (kernel.kernel.kindName() + " " + kernel.kernel.path).str();
+      (kernel.kernel->kindName() + " " + kernel.kernel->path).str();
   switch (param.decision) {
   case ParamPlan::Decision::Hoist: {
     InFlightDiagnostic remark = anchor->emitRemark()
@@ -352,15 +368,15 @@ static void remarkOnDecision(const KernelPlan &kernel, const ParamPlan &param) {
 /// passed for a hoisted parameter, missed with its reason for a kept one.
 static void reportToRemarkEngine(const KernelPlan &kernel,
                                  const ParamPlan &param) {
-  if (!kernel.kernel.function->getContext()->getRemarkEngine())
+  if (!kernel.kernel->function->getContext()->getRemarkEngine())
     return;
-  Location loc = param.ops.empty() ? kernel.kernel.function->getLoc()
+  Location loc = param.ops.empty() ? kernel.kernel->function->getLoc()
                                    : param.ops.front()->getLoc();
   StringRef name = param.name.getValue();
   auto opts = remark::RemarkOpts::name("StrideSpecialization")
                   .category("hoist-stride-specialization")
                   .subCategory(name)
-                  .function(kernel.kernel.path);
+                  .function(kernel.kernel->path);
   // An engine that filters the category out returns an empty remark: the
   // text is then not built at all (one call per parameter adds up).
   bool kept = param.decision == ParamPlan::Decision::Keep;
@@ -397,37 +413,65 @@ static std::vector<std::string> preconditionsOf(const ParamPlan &param) {
   return facts;
 }
 
-/// The record entry of a hoisted parameter (never its value).
-static spec::HoistedParamAttr
-hoistedEntry(MLIRContext *context, const ParamPlan &param,
-             std::optional<unsigned> hostArgument) {
-  auto number = [](std::optional<unsigned> value) -> std::optional<int64_t> {
-    if (!value)
-      return std::nullopt;
-    return static_cast<int64_t>(*value);
-  };
-  SmallVector<Attribute> facts;
-  for (const std::string &fact : preconditionsOf(param))
-    facts.push_back(StringAttr::get(context, fact));
-  Type type = param.argumentIndex
-                  ? param.encoding.argumentType(param.carrierType)
-                  : param.type;
-  std::optional<int64_t> divisor;
-  if (param.encoding.divisor > 1)
-    divisor = static_cast<int64_t>(param.encoding.divisor);
-  return spec::HoistedParamAttr::get(
-      context, param.name, type, number(param.argumentIndex), divisor,
-      param.encoding.narrow ? param.carrierType : Type(),
-      facts.empty() ? ArrayAttr() : ArrayAttr::get(context, facts),
-      number(hostArgument));
-}
+namespace mlir::flyhoist {
+/// The record entries of hoisted parameters (never their values). The same
+/// entry recurs in kernel after kernel (a name, its argument number and
+/// encoding), and uniquing an attribute of seven fields hashes all of them
+/// and takes the context's lock: entries are kept here by their fields,
+/// hashed as pointers and integers.
+class RecordEntryCache {
+public:
+  spec::HoistedParamAttr get(MLIRContext *context, const ParamPlan &param,
+                             std::optional<unsigned> hostArgument) {
+    auto number = [](std::optional<unsigned> value) -> std::optional<int64_t> {
+      if (!value)
+        return std::nullopt;
+      return static_cast<int64_t>(*value);
+    };
+    ArrayAttr facts;
+    if (std::vector<std::string> preconditions = preconditionsOf(param);
+        !preconditions.empty())
+      facts = ArrayAttr::get(
+          context, llvm::map_to_vector(preconditions, [&](StringRef fact) {
+            return Attribute(StringAttr::get(context, fact));
+          }));
+    Type type = param.argumentIndex
+                    ? param.encoding.argumentType(param.carrierType)
+                    : param.type;
+    std::optional<int64_t> divisor;
+    if (param.encoding.divisor > 1)
+      divisor = static_cast<int64_t>(param.encoding.divisor);
+    Type zeroExtendedTo = param.encoding.narrow ? param.carrierType : Type();
+    auto orMinusOne = [](std::optional<int64_t> value) {
+      return value ? *value : int64_t(-1);
+    };
+    Key key{param.name.getAsOpaquePointer(),         type.getAsOpaquePointer(),
+            orMinusOne(number(param.argumentIndex)), orMinusOne(divisor),
+            zeroExtendedTo.getAsOpaquePointer(),     facts.getAsOpaquePointer(),
+            orMinusOne(number(hostArgument))};
+    auto [it, inserted] = entries.try_emplace(key);
+    if (inserted)
+      it->second = spec::HoistedParamAttr::get(
+          context, param.name, type, number(param.argumentIndex), divisor,
+          zeroExtendedTo, facts, number(hostArgument));
+    return it->second;
+  }
+
+private:
+  /// The fields (absent numbers as -1, which no argument, divisor or host
+  /// argument is).
+  using Key = std::tuple<const void *, const void *, int64_t, int64_t,
+                         const void *, const void *, int64_t>;
+  DenseMap<Key, spec::HoistedParamAttr> entries;
+};
+} // namespace mlir::flyhoist
 
 /// Step 1: the function's new arguments, its parameters replaced,
 /// materialized or erased. Returns the record entries of the kept ones.
 static SmallVector<Attribute> rewriteKernel(KernelPlan &plan,
                                             LaunchValueProvider &launchValues,
                                             const HoistOptions &options) {
-  FunctionOpInterface function = plan.kernel.function;
+  FunctionOpInterface function = plan.kernel->function;
   MLIRContext *context = function->getContext();
   SmallVector<Attribute> kept;
   // The new arguments, appended in one step (planning numbered them in
@@ -458,8 +502,9 @@ static SmallVector<Attribute> rewriteKernel(KernelPlan &plan,
         bool ownUses =
             llvm::any_of(param.ops, [](ParamOp op) { return !op.getEquals(); });
         value = ownUses ? castCarrier(function, carrier, param.type) : carrier;
-        launchValues.setKnown(function, param.name, param.type,
-                              {value, carrier});
+        if (plan.callsPlannedFunction)
+          launchValues.setKnown(function, param.name, param.type,
+                                {value, carrier});
       }
       for (ParamOp op : param.ops)
         op.replaceAllUsesWith(op.getEquals() ? op.getEquals() : value);
@@ -488,7 +533,7 @@ static SmallVector<Attribute> rewriteKernel(KernelPlan &plan,
 /// argument order.
 static void updateLaunchSites(KernelPlan &plan,
                               LaunchValueProvider &launchValues) {
-  for (Operation *site : plan.kernel.launchSites) {
+  for (Operation *site : plan.kernel->launchSites) {
     SmallVector<Value> passed;
     for (ParamPlan &param : plan.params) {
       if (!param.argumentIndex)
@@ -506,12 +551,13 @@ static void updateLaunchSites(KernelPlan &plan,
 /// Step 3: the function's record: what was hoisted (with the host argument
 /// of the first launch site), what was kept, where it is launched from.
 static void writeRecord(KernelPlan &plan, ArrayRef<Attribute> kept,
-                        const LaunchValueProvider &launchValues) {
-  FunctionOpInterface function = plan.kernel.function;
+                        const LaunchValueProvider &launchValues,
+                        RecordEntryCache &entries) {
+  FunctionOpInterface function = plan.kernel->function;
   MLIRContext *context = function->getContext();
-  Operation *host = plan.kernel.launchSites.empty()
+  Operation *host = plan.kernel->launchSites.empty()
                         ? nullptr
-                        : plan.kernel.launchSites.front()
+                        : plan.kernel->launchSites.front()
                               ->getParentOfType<FunctionOpInterface>();
   SmallVector<Attribute> hoisted;
   for (ParamPlan &param : plan.params) {
@@ -520,7 +566,7 @@ static void writeRecord(KernelPlan &plan, ArrayRef<Attribute> kept,
     std::optional<unsigned> hostArgument;
     if (host && param.argumentIndex)
       hostArgument = launchValues.hostArgumentIndex(host, param.name);
-    hoisted.push_back(hoistedEntry(context, param, hostArgument));
+    hoisted.push_back(entries.get(context, param, hostArgument));
   }
   SmallVector<Attribute> allKept(kept.begin(), kept.end());
   // A function hoisted before (e.g. a second run with materialize-kept=false)
@@ -536,12 +582,12 @@ static void writeRecord(KernelPlan &plan, ArrayRef<Attribute> kept,
         allKept.push_back(param);
   }
   SmallVector<Attribute> sites;
-  for (Operation *site : plan.kernel.launchSites)
+  for (Operation *site : plan.kernel->launchSites)
     sites.push_back(site->getLoc());
   function->setAttr(
       spec::kRecordAttrName,
       spec::HoistRecordAttr::get(
-          context, plan.kernel.kind == FunctionKind::DeviceFunction,
+          context, plan.kernel->kind == FunctionKind::DeviceFunction,
           ArrayAttr::get(context, hoisted), ArrayAttr::get(context, allKept),
           ArrayAttr::get(context, sites)));
 }
@@ -558,10 +604,16 @@ static void remarkOnDeviceConstant(ParamOp param) {
                         "time";
 }
 
-HoistSummary mlir::flyhoist::rewriteForPlan(ModulePlan &plan,
-                                            const HoistOptions &options) {
-  HoistSummary summary;
-  for (const KernelPlan &kernel : plan.kernels) {
+HoistRewriter::HoistRewriter(const DiscoveredModule &discovered,
+                             const HoistOptions &options)
+    : discovered(discovered), options(options),
+      launchValues(std::make_unique<LaunchValueProvider>(discovered, options)),
+      recordEntries(std::make_unique<RecordEntryCache>()) {}
+
+HoistRewriter::~HoistRewriter() = default;
+
+void HoistRewriter::rewriteGroup(MutableArrayRef<KernelPlan> plans) {
+  for (const KernelPlan &kernel : plans) {
     for (const ParamPlan &param : kernel.params) {
       switch (param.decision) {
       case ParamPlan::Decision::Hoist:
@@ -578,24 +630,29 @@ HoistSummary mlir::flyhoist::rewriteForPlan(ModulePlan &plan,
     if (llvm::any_of(kernel.params, [](const ParamPlan &param) {
           return param.argumentIndex;
         }))
-      summary.launchSitesUpdated += kernel.kernel.launchSites.size();
+      summary.launchSitesUpdated += kernel.kernel->launchSites.size();
   }
-  LaunchValueProvider launchValues(plan, options);
-  // Functions that hold no parameter and pass none on stay as they are.
-  SmallVector<std::pair<KernelPlan *, SmallVector<Attribute>>> rewritten;
-  for (KernelPlan &kernel : plan.kernels)
+  // Every function of the group first (a launch site inside one passes its
+  // new argument), then the launch sites, then the records (which name the
+  // host arguments the launch sites got). Functions that hold no parameter
+  // and pass none on stay as they are.
+  SmallVector<std::pair<KernelPlan *, SmallVector<Attribute>>, 1> rewritten;
+  for (KernelPlan &kernel : plans)
     if (!kernel.params.empty())
       rewritten.push_back(
-          {&kernel, rewriteKernel(kernel, launchValues, options)});
+          {&kernel, rewriteKernel(kernel, *launchValues, options)});
   for (auto &[kernel, kept] : rewritten)
-    updateLaunchSites(*kernel, launchValues);
+    updateLaunchSites(*kernel, *launchValues);
   for (auto &[kernel, kept] : rewritten)
-    writeRecord(*kernel, kept, launchValues);
+    writeRecord(*kernel, kept, *launchValues, *recordEntries);
+}
+
+HoistSummary HoistRewriter::finish() {
   // Step 4: what is left (host code, parameters outside any function) is
   // materialized, except what hoist-into-host already replaced by a host
   // argument.
-  for (ParamOp param : plan.otherParams) {
-    if (launchValues.wasReplaced(param))
+  for (ParamOp param : discovered.otherParams) {
+    if (launchValues->wasReplaced(param))
       continue;
     if (options.emitRemarks)
       remarkOnDeviceConstant(param);

@@ -67,8 +67,16 @@ mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
   FailureOr<DiscoveredModule> discovered = discoverKernels(module);
   if (failed(discovered))
     return failure();
-  ModulePlan plan = planHoisting(std::move(*discovered), options, *rules);
-  HoistSummary summary = rewriteForPlan(plan, options);
+  // Each group is rewritten as soon as it is planned: planning cannot fail,
+  // and a group's plan reads nothing another group's rewrite changes.
+  HoistPlanner planner(*discovered, options, *rules);
+  HoistRewriter rewriter(*discovered, options);
+  std::vector<KernelPlan> plans;
+  for (unsigned group = 0, e = planner.getNumGroups(); group < e; ++group) {
+    planner.planGroup(group, plans);
+    rewriter.rewriteGroup(plans);
+  }
+  HoistSummary summary = rewriter.finish();
   if (manifestFile) {
     manifestFile->os() << renderManifestJSON(module);
     manifestFile->keep();

@@ -146,15 +146,36 @@ static FailureOr<ModuleScan> scanModule(ModuleOp module) {
   ModuleScan scan;
   SymbolTableCollection symbolTables;
   spec::ParamValueTable values;
+  // Parameters come in runs in one block: the list of the last one's
+  // function is kept, which saves asking for the function and looking it up
+  // per parameter.
+  Block *lastBlock = nullptr;
+  SmallVector<ParamOp> *lastList = nullptr;
+  // Whether ops of a kind may refer to symbols, asked of the first op of
+  // each kind (interfaces belong to the kind): two interface lookups per op
+  // otherwise.
+  DenseMap<OperationName, bool> symbolUsers;
+  auto refersToSymbols = [&](Operation *op) {
+    auto [it, inserted] = symbolUsers.try_emplace(op->getName(), false);
+    if (inserted)
+      it->second = isa<SymbolUserOpInterface, CallOpInterface>(op);
+    return it->second;
+  };
   WalkResult result = module.walk([&](Operation *op) {
     if (auto param = dyn_cast<ParamOp>(op)) {
       if (failed(values.check(param)) || failed(checkEqualsOperand(param)))
         return WalkResult::interrupt();
-      scan.paramsByFunction[param->getParentOfType<FunctionOpInterface>()]
-          .push_back(param);
+      if (param->getBlock() != lastBlock) {
+        lastBlock = param->getBlock();
+        lastList = &scan.paramsByFunction
+                        [param->getParentOfType<FunctionOpInterface>()];
+      }
+      lastList->push_back(param);
       return WalkResult::advance();
     }
-    if (isa<FunctionOpInterface>(op))
+    // (A function has a region: the interface lookup is skipped for the
+    // many ops that have none.)
+    if (op->getNumRegions() != 0 && isa<FunctionOpInterface>(op))
       scan.functionOrder.try_emplace(op, scan.functionOrder.size());
     if (isa<gpu::LaunchFuncOp, gpu::LaunchOp>(op))
       if (auto function = op->getParentOfType<FunctionOpInterface>())
@@ -166,7 +187,7 @@ static FailureOr<ModuleScan> scanModule(ModuleOp module) {
       launched = call.getCalleeAttr();
     else if (auto call = dyn_cast<LLVM::CallOp>(op))
       launched = call.getCalleeAttr();
-    else if (!isa<SymbolUserOpInterface, CallOpInterface>(op))
+    else if (!refersToSymbols(op))
       return WalkResult::advance();
     if (launched)
       if (Operation *target =
@@ -305,6 +326,7 @@ FailureOr<DiscoveredModule> mlir::flyhoist::discoverKernels(ModuleOp module) {
 
   DiscoveredModule discovered;
   llvm::DenseSet<Operation *> planned;
+  discovered.kernels.reserve(scan->paramsByFunction.size());
   for (auto &[functionOp, params] : scan->paramsByFunction) {
     auto function = dyn_cast_or_null<FunctionOpInterface>(functionOp);
     if (function &&
@@ -320,7 +342,7 @@ FailureOr<DiscoveredModule> mlir::flyhoist::discoverKernels(ModuleOp module) {
     kernel.function = function;
     kernel.kind = *kind;
     kernel.path = symbolPath(function);
-    kernel.params = params;
+    kernel.params = std::move(params);
     planned.insert(function);
     discovered.kernels.push_back(std::move(kernel));
   }
@@ -353,9 +375,12 @@ FailureOr<DiscoveredModule> mlir::flyhoist::discoverKernels(ModuleOp module) {
                unsigned orderB = scan->functionOrder.lookup(b.function);
                return std::tie(orderA, a.path) < std::tie(orderB, b.path);
              });
-  for (DiscoveredKernel &kernel : discovered.kernels)
+  discovered.kernelIndex.reserve(discovered.kernels.size());
+  for (auto [index, kernel] : llvm::enumerate(discovered.kernels)) {
     if (failed(findLaunchSites(kernel, scan->symbolUses)))
       return failure();
+    discovered.kernelIndex.try_emplace(kernel.function, index);
+  }
   discovered.symbolUses = std::move(scan->symbolUses);
   return discovered;
 }

@@ -74,20 +74,14 @@ struct ParamPlan {
 /// One kernel (or device function) and the plan for its parameters.
 struct KernelPlan {
   /// The function, its launch sites and its parameters as discovered.
-  DiscoveredKernel kernel;
+  const DiscoveredKernel *kernel = nullptr;
+  /// Whether the function launches or calls a function the pass plans for:
+  /// then those launch sites pass its own arguments on.
+  bool callsPlannedFunction = false;
   /// One plan per parameter name it holds or passes on, sorted by name (the
   /// argument order). Empty for a function that holds no parameter and
   /// passes none on: the rewrite leaves it alone.
   std::vector<ParamPlan> params;
-};
-
-/// The plan for a module.
-struct ModulePlan {
-  std::vector<KernelPlan> kernels;
-  /// Parameters outside kernels (host code, device functions).
-  SmallVector<spec::ParamOp> otherParams;
-  /// Every symbol use in the module, resolved.
-  SymbolUseMap symbolUses;
 };
 
 /// The type a new argument of `function` carries a value of `type` in:
@@ -96,8 +90,15 @@ struct ModulePlan {
 Type argumentCarrierType(FunctionOpInterface function, Type type);
 
 /// Decides what happens to every parameter of every kernel and device
-/// function `discovered` found, under `options`. Reads the IR, changes
-/// nothing.
+/// function discovery found, one group at a time. Reads the IR, changes
+/// nothing, cannot fail.
+///
+/// A group is a set of functions connected by launches and calls between
+/// them (a kernel and the device functions it calls, say): their plans
+/// depend on each other and on nothing else, so a group's plan stays valid
+/// while other groups are rewritten. Most groups are one kernel. Planning
+/// group by group keeps the memory a plan needs to one group's worth, and the
+/// IR it reads in cache while it is rewritten.
 ///
 /// A parameter used only in addresses is hoisted into a new argument (or its
 /// `equals` value). Device code passes values on: when a function gets an
@@ -109,9 +110,31 @@ Type argumentCarrierType(FunctionOpInterface function, Type type);
 /// the constant. A `spec.param` without `equals` inside a region isolated
 /// from above (e.g. `gpu.all_reduce`'s body) keeps its name: no argument can
 /// reach it.
-ModulePlan planHoisting(DiscoveredModule discovered,
-                        const HoistOptions &options,
-                        const StrideUseRules &rules);
+class HoistPlanner {
+public:
+  /// Groups the functions of `discovered`, which must outlive the planner.
+  HoistPlanner(const DiscoveredModule &discovered, const HoistOptions &options,
+               const StrideUseRules &rules);
+
+  /// The number of groups.
+  unsigned getNumGroups() const { return groups.size(); }
+
+  /// Plans group `index` (groups are numbered in the IR order of their first
+  /// function) into `plans`, one per function in IR order; what `plans` held
+  /// before is dropped, its memory reused.
+  void planGroup(unsigned index, std::vector<KernelPlan> &plans);
+
+private:
+  const DiscoveredModule &discovered;
+  const HoistOptions &options;
+  const StrideUseRules &rules;
+  /// Each group's functions (indices into `discovered.kernels`), in IR order.
+  std::vector<SmallVector<unsigned, 1>> groups;
+  /// For each function, whether it calls a function of its group.
+  std::vector<bool> callsPlanned;
+  /// The use analysis' storage, reused from one function to the next.
+  ParamUseScratch scratch;
+};
 
 } // namespace mlir::flyhoist
 

@@ -11,19 +11,44 @@
 
 #include "flyhoist/Transforms/HoistOptions.h"
 #include "flyhoist/Transforms/HoistPlanning.h"
+#include "flyhoist/Transforms/HoistStrideSpecialization.h"
+
+#include <memory>
 
 namespace mlir::flyhoist {
 
-struct HoistSummary;
+class LaunchValueProvider;
+class RecordEntryCache;
 
-/// Carries out `plan` on the module it was made for: hoisted parameters
-/// become kernel arguments (or their `equals` values), every launch site
-/// passes them, kept ones are materialized (unless the options say
-/// otherwise), and each function records what was done (`spec.record`).
-/// Emits the remarks when `options.emitRemarks`, and always reports the
-/// decisions to MLIR's remark engine when the context has one. Returns what
-/// was done, counted.
-HoistSummary rewriteForPlan(ModulePlan &plan, const HoistOptions &options);
+/// Carries out plans on the module they were made for, one group at a time
+/// (HoistPlanner::planGroup): hoisted parameters become kernel arguments (or
+/// their `equals` values), every launch site passes them, kept ones are
+/// materialized (unless the options say otherwise), and each function
+/// records what was done (`spec.record`). Emits the remarks when
+/// `options.emitRemarks`, and always reports the decisions to MLIR's remark
+/// engine when the context has one.
+class HoistRewriter {
+public:
+  /// `discovered` and `options` must outlive the rewriter.
+  HoistRewriter(const DiscoveredModule &discovered,
+                const HoistOptions &options);
+  ~HoistRewriter();
+
+  /// Carries out the plans of one group.
+  void rewriteGroup(MutableArrayRef<KernelPlan> plans);
+
+  /// After the last group: materializes the parameters left in host code
+  /// and outside functions (except those a host argument replaced), and
+  /// returns what was done, counted.
+  HoistSummary finish();
+
+private:
+  const DiscoveredModule &discovered;
+  const HoistOptions &options;
+  std::unique_ptr<LaunchValueProvider> launchValues;
+  std::unique_ptr<RecordEntryCache> recordEntries;
+  HoistSummary summary;
+};
 
 } // namespace mlir::flyhoist
 

@@ -34,9 +34,10 @@ struct HoistSummary {
 /// address arithmetic into a runtime kernel argument (or its `equals` value),
 /// updates every launch site and materializes the rest.
 ///
-/// Runs in two phases so that a failure leaves the module as it was:
-/// discovery and planning (KernelDiscovery.h, HoistPlanning.h) only read and
-/// find every error; the rewrite (HoistRewrite.h) cannot fail. On failure
+/// A failure leaves the module as it was: discovery (KernelDiscovery.h)
+/// only reads and finds every error; then each group of functions is
+/// planned (HoistPlanning.h), which only reads and cannot fail, and
+/// rewritten (HoistRewrite.h), which cannot fail either. On failure
 /// (e.g. one name with two values), errors have been emitted at the
 /// offending ops and `module` is unchanged. Invalid options are rejected the
 /// same way (validateHoistOptions), as is an unwritable `manifestPath`, which

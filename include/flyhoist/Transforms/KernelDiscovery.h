@@ -96,6 +96,8 @@ struct DiscoveredModule {
   /// functions holding at least one `spec.param`, and the functions inside a
   /// `gpu.module` that call one of those (directly or not).
   std::vector<DiscoveredKernel> kernels;
+  /// The position of each of those functions in `kernels`.
+  DenseMap<Operation *, unsigned> kernelIndex;
   /// Parameters outside those functions (host code, or outside any
   /// function), in IR order.
   SmallVector<spec::ParamOp> otherParams;

@@ -141,7 +141,7 @@ mlir::flyhoist::spec::collectHoistRecords(Operation *root) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ParamValueTable::check(ParamOp param) {
-  auto [it, inserted] = firstByName.try_emplace(param.getName(), param);
+  auto [it, inserted] = firstByName.try_emplace(param.getNameAttr(), param);
   if (inserted || it->second.getIntValue() == param.getIntValue())
     return success();
   InFlightDiagnostic diag = param.emitError()

@@ -7,7 +7,7 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include "flyhoist/Dialect/Spec/SpecOpsDialect.h.inc"
 
@@ -41,7 +41,9 @@ public:
   LogicalResult check(ParamOp param);
 
 private:
-  llvm::StringMap<ParamOp> firstByName;
+  /// Keyed by the name attribute: uniqued, so equal names are one key,
+  /// hashed by pointer rather than by their text.
+  llvm::DenseMap<StringAttr, ParamOp> firstByName;
 };
 } // namespace mlir::flyhoist::spec
 
