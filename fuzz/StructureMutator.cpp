@@ -7,7 +7,8 @@
 // call, branch operand), in a nested or isolated region, in a device
 // function, with a value at the edge of its type, sharing a name with
 // another parameter, tied to another value through `equals`, under every
-// option set.
+// option set; calls and launch sites in another order, and functions that
+// something other than a call refers to.
 //
 //===----------------------------------------------------------------------===//
 
@@ -390,6 +391,53 @@ bool changeOptions(ModuleOp, ModuleView &, Random &random,
   return true;
 }
 
+/// An op moves up its block, to just after the last of its operands defined
+/// there (or to the block's start): calls and launch sites change places
+/// with each other and with what the rewrite inserts before them.
+bool moveOpEarlier(ModuleOp, ModuleView &view, Random &random, std::string &) {
+  if (view.opsWithOperands.empty())
+    return false;
+  Operation *op = pick(view.opsWithOperands, random);
+  Block *block = op->getBlock();
+  if (!block || op == &block->front() || op->hasTrait<OpTrait::IsTerminator>())
+    return false;
+  Operation *after = nullptr;
+  for (Operation *prev = op->getPrevNode(); prev && !after;
+       prev = prev->getPrevNode())
+    for (Value operand : op->getOperands())
+      if (operand.getDefiningOp() == prev)
+        after = prev;
+  if (after == op->getPrevNode())
+    return false;
+  if (after)
+    op->moveAfter(after);
+  else
+    op->moveBefore(&block->front());
+  return true;
+}
+
+/// A host function gets a `func.constant` referring to some `func.func` of
+/// the module: a reference that is no call, so that function can take no
+/// new argument (hoist-into-host then passes constants to what it calls).
+bool referenceFunction(ModuleOp module, ModuleView &, Random &random,
+                       std::string &) {
+  llvm::SmallVector<func::FuncOp> targets;
+  llvm::SmallVector<func::FuncOp> hosts;
+  for (auto function : module.getOps<func::FuncOp>()) {
+    targets.push_back(function);
+    if (!function.isExternal())
+      hosts.push_back(function);
+  }
+  if (targets.empty() || hosts.empty())
+    return false;
+  func::FuncOp target = pick(targets, random);
+  func::FuncOp host = pick(hosts, random);
+  OpBuilder builder = OpBuilder::atBlockBegin(&host.getBody().front());
+  func::ConstantOp::create(builder, host.getLoc(), target.getFunctionType(),
+                           SymbolRefAttr::get(target));
+  return true;
+}
+
 constexpr std::pair<const char *, Mutation> kMutations[] = {
     {"constant-to-param", constantToParam},
     {"param-edge-value", paramEdgeValue},
@@ -401,6 +449,8 @@ constexpr std::pair<const char *, Mutation> kMutations[] = {
     {"toggle-kernel", toggleKernel},
     {"erase-op", eraseOp},
     {"options", changeOptions},
+    {"move-op-earlier", moveOpEarlier},
+    {"reference-function", referenceFunction},
 };
 
 } // namespace

@@ -142,6 +142,7 @@ public:
       : discovered(discovered), options(options) {
     for (const DiscoveredKernel &kernel : discovered.kernels)
       for (Operation *site : kernel.launchSites) {
+        plannedSites.insert(site);
         auto [first, inserted] =
             firstSiteInBlock.try_emplace(site->getBlock(), site);
         if (!inserted && site->isBeforeInBlock(first->second))
@@ -217,7 +218,11 @@ private:
     last.llvmCode = inLLVMCode(site, function);
     if (function && isolatedScope(site) == function.getOperation())
       last.caller = function;
-    last.firstInBlock = firstSiteInBlock.lookup(site->getBlock());
+    // Only launch sites of planned functions are at or after the first of
+    // their block; a host call that hoist-into-host extended may come
+    // before it, where a constant placed there would not dominate it.
+    if (plannedSites.contains(site))
+      last.firstInBlock = firstSiteInBlock.lookup(site->getBlock());
     return last;
   }
 
@@ -314,8 +319,9 @@ private:
   llvm::DenseSet<Operation *> replacedParams;
   /// The facts of the site asked for last.
   SiteFacts last;
-  /// The first launch site (of a function the pass plans for) in each
-  /// block.
+  /// The launch sites of the functions the pass plans for, and the first of
+  /// them in each block.
+  llvm::DenseSet<Operation *> plannedSites;
   DenseMap<Block *, Operation *> firstSiteInBlock;
   /// The constants created for launch sites, by (block, type, value, whether
   /// `llvm.mlir.constant`).
