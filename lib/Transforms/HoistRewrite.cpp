@@ -508,7 +508,10 @@ static SmallVector<Attribute> rewriteKernel(KernelPlan &plan,
         bool ownUses =
             llvm::any_of(param.ops, [](ParamOp op) { return !op.getEquals(); });
         value = ownUses ? castCarrier(function, carrier, param.type) : carrier;
-        if (plan.callsPlannedFunction)
+        // Read where the function passes the value on: at its launch sites
+        // of planned functions, and (hoist-into-host) at its calls of host
+        // functions that take a new argument.
+        if (plan.callsPlannedFunction || options.hoistIntoHost)
           launchValues.setKnown(function, param.name, param.type,
                                 {value, carrier});
       }

@@ -18,6 +18,8 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/ToolOutputFile.h"
 
+#include <iterator>
+
 namespace mlir::flyhoist {
 #define GEN_PASS_DEF_HOISTSTRIDESPECIALIZATION
 #include "flyhoist/Transforms/Passes.h.inc"
@@ -68,14 +70,23 @@ mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
   if (failed(discovered))
     return failure();
   // Each group is rewritten as soon as it is planned: planning cannot fail,
-  // and a group's plan reads nothing another group's rewrite changes.
+  // and a group's plan reads nothing another group's rewrite changes. With
+  // hoist-into-host, though, a host function's new argument is passed by its
+  // callers, which may be planned functions of any group, passing their own
+  // new arguments: then every signature must change before any launch site
+  // does, and all groups are rewritten as one.
   HoistPlanner planner(*discovered, options, *rules);
   HoistRewriter rewriter(*discovered, options);
-  std::vector<KernelPlan> plans;
+  std::vector<KernelPlan> plans, all;
   for (unsigned group = 0, e = planner.getNumGroups(); group < e; ++group) {
     planner.planGroup(group, plans);
-    rewriter.rewriteGroup(plans);
+    if (!options.hoistIntoHost)
+      rewriter.rewriteGroup(plans);
+    else
+      std::move(plans.begin(), plans.end(), std::back_inserter(all));
   }
+  if (options.hoistIntoHost)
+    rewriter.rewriteGroup(all);
   HoistSummary summary = rewriter.finish();
   if (manifestFile) {
     manifestFile->os() << renderManifestJSON(module);

@@ -34,7 +34,9 @@ public:
                 const HoistOptions &options);
   ~HoistRewriter();
 
-  /// Carries out the plans of one group.
+  /// Carries out the plans of one group (of all groups at once with
+  /// `hoistIntoHost`, whose host arguments planned functions of any group
+  /// may pass on).
   void rewriteGroup(MutableArrayRef<KernelPlan> plans);
 
   /// After the last group: materializes the parameters left in host code
