@@ -204,8 +204,6 @@ def timings(stderr):
 
 
 HOIST = 'hoist-stride-specialization{remarks=false}'
-# Set by --warm (see the module docstring).
-WARM = False
 
 
 def callgrind(fly_opt, pipe, extra, path, workdir):
@@ -241,10 +239,11 @@ def count_instructions(fly_opt, protocol, extra, path, workdir):
     raise RuntimeError('callgrind_annotate shows no hoisting pass')
 
 
-def time_passes(fly_opt, pipe, extra, path):
-    """Pass name -> wall seconds of one fly-opt run of `pipe`. With a file
-    split by `// -----` (--warm), the last part's report."""
-    split = ['--split-input-file'] if WARM else []
+def time_passes(fly_opt, pipe, extra, path, warm):
+    """Pass name -> wall seconds of one fly-opt run of `pipe`. With `warm`
+    (the file holds the module twice, split by `// -----`), the last part's
+    report."""
+    split = ['--split-input-file'] if warm else []
     proc = subprocess.run(
         [fly_opt, f'--pass-pipeline={pipe}', *extra, *split, '-mlir-timing',
          '-mlir-timing-display=list', '-o', os.devnull, path],
@@ -255,15 +254,16 @@ def time_passes(fly_opt, pipe, extra, path):
     return timings(proc.stderr.split('Execution time report')[-1])
 
 
-def wall_times(fly_opt, protocol, extra, path, repeat):
+def wall_times(fly_opt, protocol, extra, path, repeat, warm):
     """(hoist, cse, parse) seconds under `protocol`, the fastest of `repeat`
     runs (of each process, for same-input; of hoist + cse, for after-hoist)."""
     if protocol == 'same-input':
         hoist = cse = parse = None
         for _ in range(repeat):
             # Alternated, so that a change in the machine's load hits both.
-            t = time_passes(fly_opt, f'builtin.module({HOIST})', extra, path)
-            u = time_passes(fly_opt, 'builtin.module(cse)', extra, path)
+            t = time_passes(fly_opt, f'builtin.module({HOIST})', extra, path,
+                            warm)
+            u = time_passes(fly_opt, 'builtin.module(cse)', extra, path, warm)
             h = t.get('HoistStrideSpecialization', 0.0)
             c = u.get('CSE', 0.0)
             hoist = h if hoist is None else min(hoist, h)
@@ -273,7 +273,8 @@ def wall_times(fly_opt, protocol, extra, path, repeat):
         return hoist, cse, parse
     best = None
     for _ in range(repeat):
-        t = time_passes(fly_opt, f'builtin.module({HOIST},cse)', extra, path)
+        t = time_passes(fly_opt, f'builtin.module({HOIST},cse)', extra, path,
+                        warm)
         run = (t.get('HoistStrideSpecialization', 0.0), t.get('CSE', 0.0),
                t.get('Parser', 0.0))
         if best is None or run[0] + run[1] < best[0] + best[1]:
@@ -302,8 +303,6 @@ def main():
     parser.add_argument('--fly-opt')
     args = parser.parse_args()
     fly_opt = common.find_fly_opt(args.fly_opt)
-    global WARM
-    WARM = args.warm
     if args.warm and args.instructions:
         parser.error('--warm times wall clock; --instructions counts one run')
     extra = [f'--verify-each={"true" if args.verify_each else "false"}']
@@ -341,7 +340,7 @@ def main():
                 sys.stdout.flush()
                 continue
             hoist, cse, parse = wall_times(fly_opt, args.protocol, extra, path,
-                                           args.repeat)
+                                           args.repeat, args.warm)
             print(f'{shape:>12} {ops:>9} {kernels:>7} {params_per_kernel * kernels:>6} '
                   f'{hoist:>9.4f} {cse:>9.4f} {hoist / cse if cse else float("nan"):>9.2f} '
                   f'{hoist / ops * 1e6:>11.3f} {parse:>8.3f}')
