@@ -4,7 +4,8 @@
 // the user's StrideUseOpInterface (StrideUseModels.cpp for upstream ops),
 // the control-flow interfaces. Anything else keeps the parameter: the
 // analysis only hoists what it can prove. One propagation then carries the
-// set of parameters reaching each value and facet, in IR order.
+// set of parameters reaching each value and facet, in reverse post-order of
+// the uses it follows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -191,33 +192,93 @@ static unsigned normalizeFacet(Type type, unsigned facet) {
   return kValueFacet;
 }
 
-/// A value and a facet, as a map key.
-using Node = std::pair<Value, unsigned>;
-/// (IR position, node number): the worklist's entries.
-using QueueEntry = std::pair<uint64_t, unsigned>;
+/// Whether `a` comes before `b` in a pre-order walk of the IR (an op before
+/// the ops nested in it; regions, blocks and ops in order). Only called to
+/// pick a parameter's first blocking use among several.
+static bool isBeforeInPreOrder(Operation *a, Operation *b) {
+  if (a == b)
+    return false;
+  if (a->getBlock() == b->getBlock()) // the usual case
+    return a->isBeforeInBlock(b);
+  auto depthOf = [](Operation *op) {
+    unsigned depth = 0;
+    while ((op = op->getParentOp()))
+      ++depth;
+    return depth;
+  };
+  unsigned depthA = depthOf(a), depthB = depthOf(b);
+  // An op comes before every op nested in it.
+  for (; depthA > depthB; --depthA)
+    if ((a = a->getParentOp()) == b)
+      return false;
+  for (; depthB > depthA; --depthB)
+    if ((b = b->getParentOp()) == a)
+      return true;
+  // Now at one depth: up to the ops with one parent.
+  while (a->getParentOp() != b->getParentOp()) {
+    a = a->getParentOp();
+    b = b->getParentOp();
+  }
+  if (a->getBlock() == b->getBlock())
+    return a->isBeforeInBlock(b);
+  Region *regionA = a->getParentRegion(), *regionB = b->getParentRegion();
+  if (regionA != regionB)
+    return regionA->getRegionNumber() < regionB->getRegionNumber();
+  for (Block &block : *regionA) {
+    if (&block == a->getBlock())
+      return true;
+    if (&block == b->getBlock())
+      return false;
+  }
+  return false;
+}
 
-/// The propagation's working storage: node numbers, the nodes, and per node
-/// the parameters that reached it and those it passed on (rows of 64-bit
-/// words), whether it is queued; the IR order of the scope's operations; the
-/// worklist, a heap ordered by IR position.
+/// A value and a facet: a node of the propagation.
+using Node = std::pair<Value, unsigned>;
+
+/// A classified use of a node: its verdict, and the nodes it forwards to
+/// (`targets[firstTarget, firstTarget + numTargets)`).
+struct UseEdge {
+  OpOperand *use;
+  UseVerdict::Kind kind;
+  BlockReason reason;
+  unsigned firstTarget;
+  unsigned numTargets;
+};
+
+/// The propagation's working storage: node numbers, the nodes and their
+/// classified uses, the reverse post-order, and per node the parameters that
+/// reached it and those it passed on (rows of 64-bit words).
 struct mlir::flyhoist::ParamUseScratch::Storage {
   DenseMap<Node, unsigned> nodeIndex;
   std::vector<Node> nodes;
+  /// Per node: its edges are `edges[edgeBegin[n], edgeBegin[n] +
+  /// numEdges[n])`, and its targets one run of `targets`.
+  std::vector<unsigned> edgeBegin;
+  std::vector<unsigned> numEdges;
+  std::vector<UseEdge> edges;
+  std::vector<unsigned> targets;
+  /// Nodes in post-order, then each node's place in the reverse.
+  std::vector<unsigned> postOrder;
+  std::vector<unsigned> rpoIndex;
   std::vector<uint64_t> reached;
   std::vector<uint64_t> propagated;
-  std::vector<bool> queued;
-  DenseMap<Operation *, uint64_t> order;
-  std::vector<QueueEntry> worklist;
+  /// The depth-first search's stack: (node, next target to look at).
+  std::vector<std::pair<unsigned, unsigned>> stack;
 
   /// Empties everything, keeping the memory.
   void clear() {
     nodeIndex.clear();
     nodes.clear();
+    edgeBegin.clear();
+    numEdges.clear();
+    edges.clear();
+    targets.clear();
+    postOrder.clear();
+    rpoIndex.clear();
     reached.clear();
     propagated.clear();
-    queued.clear();
-    order.clear();
-    worklist.clear();
+    stack.clear();
   }
 };
 
@@ -225,92 +286,155 @@ ParamUseScratch::ParamUseScratch() : impl(std::make_unique<Storage>()) {}
 ParamUseScratch::~ParamUseScratch() = default;
 
 namespace {
-/// Orders the worklist heap: the earliest IR position on top.
-struct LaterFirst {
-  bool operator()(const QueueEntry &a, const QueueEntry &b) const {
-    return a.first > b.first;
-  }
-};
-
 /// One propagation of every parameter of a scope at once: each node (value,
-/// facet) holds the set of parameters that reach it; a node is processed in
-/// IR order, and again only when a back edge (a loop's iter_args, a cf
-/// loop's block arguments) brings it parameters it did not have.
+/// facet) holds the set of parameters that reach it.
+///
+/// It runs in two steps. The first follows the uses from the roots depth
+/// first, classifies each use of each node once, and numbers the nodes in
+/// reverse post-order: an order in which a node comes after every node that
+/// reaches it, but for back edges (a loop's iter_args, a cf loop's block
+/// arguments). The second passes the parameter sets along in that order, so
+/// each node is processed once, and again only when a back edge brings it
+/// parameters it did not have. Nothing needs the IR's own order but the
+/// choice of a parameter's first blocking use.
 ///
 /// The sets are rows of 64-bit words in two flat arrays indexed by node
 /// number (a kernel with 64 parameters needs one word per set), in storage
 /// a caller may keep from one scope to the next.
 class Propagation {
 public:
-  Propagation(Operation *scope, unsigned numParams, const StrideUseRules &rules,
+  Propagation(unsigned numParams, const StrideUseRules &rules,
               const UseVisitor &visitor, ParamUseScratch::Storage &storage)
-      : scope(scope), numParams(numParams),
+      : numParams(numParams),
         words(std::max(1u, llvm::divideCeil(numParams, 64))), rules(rules),
-        visitor(visitor), summaries(numParams), nodeIndex(storage.nodeIndex),
-        nodes(storage.nodes), reached(storage.reached),
-        propagated(storage.propagated), queued(storage.queued),
-        order(storage.order), worklist(storage.worklist) {
+        visitor(visitor), summaries(numParams), s(storage) {
     storage.clear();
   }
 
   /// Parameter `param` reaches `value` (a root).
   void seed(Value value, unsigned param) {
-    SmallVector<uint64_t, 4> bits(words, 0);
-    bits[param / 64] |= uint64_t(1) << (param % 64);
-    reach({value, kValueFacet}, bits);
+    seeds.push_back({nodeOf({value, kValueFacet}), param});
   }
 
   /// Runs to the fixpoint and returns the summaries.
   SmallVector<ParamUseSummary> run() {
+    for (auto [node, param] : seeds)
+      search(node);
+    unsigned numNodes = s.nodes.size();
+    s.rpoIndex.resize(numNodes);
+    std::reverse(s.postOrder.begin(), s.postOrder.end());
+    for (auto [index, node] : llvm::enumerate(s.postOrder))
+      s.rpoIndex[node] = index;
+    s.reached.assign(size_t(numNodes) * words, 0);
+    s.propagated.assign(size_t(numNodes) * words, 0);
+    for (auto [node, param] : seeds)
+      s.reached[node * words + param / 64] |= uint64_t(1) << (param % 64);
+    // Sweeps in reverse post-order; a back edge that brings new parameters
+    // to an earlier node starts another sweep there.
     SmallVector<uint64_t, 4> delta(words);
-    while (!worklist.empty()) {
-      std::pop_heap(worklist.begin(), worklist.end(), LaterFirst());
-      unsigned index = worklist.back().second;
-      worklist.pop_back();
-      queued[index] = false;
-      // Only the parameters this node has not yet passed on (copied: the
-      // uses below may add nodes and move the arrays).
-      bool any = false;
-      for (unsigned w = 0; w < words; ++w) {
-        delta[w] = reached[index * words + w] & ~propagated[index * words + w];
-        propagated[index * words + w] |= delta[w];
-        any |= delta[w] != 0;
+    for (unsigned start = 0; start < numNodes;) {
+      unsigned restart = numNodes;
+      for (unsigned position = start; position < numNodes; ++position) {
+        unsigned node = s.postOrder[position];
+        bool any = false;
+        for (unsigned w = 0; w < words; ++w) {
+          delta[w] =
+              s.reached[node * words + w] & ~s.propagated[node * words + w];
+          s.propagated[node * words + w] |= delta[w];
+          any |= delta[w] != 0;
+        }
+        if (!any)
+          continue;
+        for (unsigned e = s.edgeBegin[node], end = e + s.numEdges[node];
+             e < end; ++e) {
+          visitUse(e, s.nodes[node].second, delta);
+          const UseEdge &edge = s.edges[e];
+          for (unsigned target :
+               ArrayRef(s.targets).slice(edge.firstTarget, edge.numTargets))
+            if (passOn(target, delta) && s.rpoIndex[target] < position)
+              restart = std::min(restart, s.rpoIndex[target]);
+        }
       }
-      if (!any)
-        continue;
-      auto [value, facet] = nodes[index];
-      for (OpOperand &use : value.getUses())
-        visitUse(use, facet, delta);
+      start = restart;
     }
     return std::move(summaries);
   }
 
 private:
-  /// Adds `bits` to the parameters reaching `node`; queues it if it grew.
-  void reach(Node node, ArrayRef<uint64_t> bits) {
+  /// The number of `node`, a new one if it has none.
+  unsigned nodeOf(Node node) {
     node.second = normalizeFacet(node.first.getType(), node.second);
-    auto [it, inserted] = nodeIndex.try_emplace(node, nodes.size());
-    unsigned index = it->second;
+    auto [it, inserted] = s.nodeIndex.try_emplace(node, s.nodes.size());
     if (inserted) {
-      nodes.push_back(node);
-      // One push per word: a resize per node is an out-of-line call.
-      for (unsigned w = 0; w < words; ++w) {
-        reached.push_back(0);
-        propagated.push_back(0);
-      }
-      queued.push_back(false);
+      s.nodes.push_back(node);
+      s.edgeBegin.push_back(0);
+      s.numEdges.push_back(kNotExpanded);
     }
+    return it->second;
+  }
+
+  /// Classifies every use of `node` and numbers the nodes they reach.
+  void expand(unsigned node) {
+    auto [value, facet] = s.nodes[node];
+    unsigned first = s.edges.size();
+    for (OpOperand &use : value.getUses()) {
+      UseVerdict verdict = classifyUse(use, facet, rules);
+      UseEdge edge{&use, verdict.kind, verdict.reason,
+                   static_cast<unsigned>(s.targets.size()),
+                   static_cast<unsigned>(verdict.forwardedTo.size())};
+      for (const FacetedValue &reached : verdict.forwardedTo)
+        s.targets.push_back(nodeOf({reached.value, reached.facet}));
+      s.edges.push_back(edge);
+      if (visitor)
+        verdicts.push_back(std::move(verdict));
+    }
+    s.edgeBegin[node] = first;
+    s.numEdges[node] = s.edges.size() - first;
+  }
+
+  /// The targets of all of `node`'s edges, one run of `targets`.
+  std::pair<unsigned, unsigned> targetRange(unsigned node) const {
+    unsigned count = s.numEdges[node];
+    if (count == 0)
+      return {0, 0};
+    const UseEdge &first = s.edges[s.edgeBegin[node]];
+    const UseEdge &last = s.edges[s.edgeBegin[node] + count - 1];
+    return {first.firstTarget, last.firstTarget + last.numTargets};
+  }
+
+  /// Depth first from `root`, expanding each node when first reached;
+  /// appends the nodes to the post-order as they are finished.
+  void search(unsigned root) {
+    if (s.numEdges[root] != kNotExpanded)
+      return;
+    expand(root);
+    s.stack.push_back({root, targetRange(root).first});
+    while (!s.stack.empty()) {
+      auto [node, cursor] = s.stack.back();
+      unsigned end = targetRange(node).second;
+      while (cursor < end && s.numEdges[s.targets[cursor]] != kNotExpanded)
+        ++cursor;
+      if (cursor == end) {
+        s.postOrder.push_back(node);
+        s.stack.pop_back();
+        continue;
+      }
+      unsigned next = s.targets[cursor];
+      s.stack.back().second = cursor + 1;
+      expand(next);
+      s.stack.push_back({next, targetRange(next).first});
+    }
+  }
+
+  /// Adds `bits` to the parameters reaching `node`; whether it grew.
+  bool passOn(unsigned node, ArrayRef<uint64_t> bits) {
     bool grew = false;
     for (unsigned w = 0; w < words; ++w) {
-      uint64_t added = bits[w] & ~reached[index * words + w];
-      reached[index * words + w] |= added;
+      uint64_t added = bits[w] & ~s.reached[node * words + w];
+      s.reached[node * words + w] |= added;
       grew |= added != 0;
     }
-    if (!grew || queued[index])
-      return;
-    queued[index] = true;
-    worklist.push_back({orderOf(node.first), index});
-    std::push_heap(worklist.begin(), worklist.end(), LaterFirst());
+    return grew;
   }
 
   /// Calls `f` with each parameter in `params`.
@@ -321,24 +445,39 @@ private:
         f(static_cast<unsigned>(w * 64 + llvm::countr_zero(rest)));
   }
 
-  void visitUse(OpOperand &use, unsigned facet, ArrayRef<uint64_t> params) {
-    UseVerdict verdict = classifyUse(use, facet, rules);
+  /// Counts edge `e` for the parameters in `params`, which reach it for the
+  /// first time.
+  void visitUse(unsigned e, unsigned facet, ArrayRef<uint64_t> params) {
+    const UseEdge &edge = s.edges[e];
     if (visitor) {
       llvm::BitVector set(numParams);
       forEachParam(params, [&](unsigned param) { set.set(param); });
-      visitor(use, facet, verdict, set);
+      visitor(*edge.use, facet, verdicts[e], set);
     }
-    switch (verdict.kind) {
-    case Kind::Blocking:
+    switch (edge.kind) {
+    case Kind::Blocking: {
+      Operation *user = edge.use->getOwner();
+      // Parameters that flow together mostly have the same first blocking
+      // use so far: the last comparison is kept.
+      Operation *compared = nullptr;
+      bool isBefore = false;
       forEachParam(params, [&](unsigned param) {
         ParamUseSummary &summary = summaries[param];
         ++summary.numBlockingUses;
-        if (!summary.firstBlockingUse ||
-            opOrder(use.getOwner()) < opOrder(summary.firstBlockingUse->user))
-          summary.firstBlockingUse =
-              BlockingUse{use.getOwner(), verdict.reason};
+        if (!summary.firstBlockingUse) {
+          summary.firstBlockingUse = BlockingUse{user, edge.reason};
+          return;
+        }
+        if (Operation *first = summary.firstBlockingUse->user;
+            first != compared) {
+          compared = first;
+          isBefore = isBeforeInPreOrder(user, first);
+        }
+        if (isBefore)
+          summary.firstBlockingUse = BlockingUse{user, edge.reason};
       });
       break;
+    }
     case Kind::AddressSink:
       forEachParam(params,
                    [&](unsigned param) { ++summaries[param].numAddressSinks; });
@@ -347,60 +486,32 @@ private:
     case Kind::NotRead:
       break;
     }
-    for (const FacetedValue &reached : verdict.forwardedTo)
-      reach({reached.value, reached.facet}, params);
   }
 
-  /// Pre-order position of `op` within the scope (numbered on first need).
-  /// Operations outside the scope (never expected) come last.
-  uint64_t opOrder(Operation *op) {
-    if (order.empty())
-      scope->walk<WalkOrder::PreOrder>([&](Operation *nested) {
-        order.try_emplace(nested, 2 * order.size() + 1);
-      });
-    auto it = order.find(op);
-    return it == order.end() ? std::numeric_limits<uint64_t>::max()
-                             : it->second;
-  }
+  /// `numEdges` of a node whose uses are not classified yet.
+  static constexpr unsigned kNotExpanded = ~0u;
 
-  /// Where `value` is defined: its op, or just before the first op of the
-  /// block whose argument it is.
-  uint64_t orderOf(Value value) {
-    if (Operation *def = value.getDefiningOp())
-      return opOrder(def);
-    Block *block = cast<BlockArgument>(value).getOwner();
-    if (block->empty())
-      return 0;
-    return opOrder(&block->front()) - 1;
-  }
-
-  Operation *scope;
   unsigned numParams;
   /// 64-bit words per parameter set.
   unsigned words;
   const StrideUseRules &rules;
   const UseVisitor &visitor;
   SmallVector<ParamUseSummary> summaries;
-  // The storage (see ParamUseScratch::Storage).
-  DenseMap<Node, unsigned> &nodeIndex;
-  std::vector<Node> &nodes;
-  std::vector<uint64_t> &reached;
-  std::vector<uint64_t> &propagated;
-  std::vector<bool> &queued;
-  DenseMap<Operation *, uint64_t> &order;
-  std::vector<QueueEntry> &worklist;
+  /// (root node, parameter).
+  SmallVector<std::pair<unsigned, unsigned>> seeds;
+  /// With a visitor: each edge's verdict, as classifyUse gave it.
+  std::vector<UseVerdict> verdicts;
+  ParamUseScratch::Storage &s;
 };
 } // namespace
 
 SmallVector<ParamUseSummary> mlir::flyhoist::analyzeParamUses(
-    Operation *scope, ArrayRef<SmallVector<Value>> roots,
-    const StrideUseRules &rules, const UseVisitor &visitor,
-    ParamUseScratch *scratch) {
+    ArrayRef<SmallVector<Value>> roots, const StrideUseRules &rules,
+    const UseVisitor &visitor, ParamUseScratch *scratch) {
   std::optional<ParamUseScratch> own;
   if (!scratch)
     scratch = &own.emplace();
-  Propagation propagation(scope, roots.size(), rules, visitor,
-                          scratch->storage());
+  Propagation propagation(roots.size(), rules, visitor, scratch->storage());
   for (auto [param, values] : llvm::enumerate(roots))
     for (Value value : values)
       propagation.seed(value, param);

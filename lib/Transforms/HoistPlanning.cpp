@@ -68,7 +68,8 @@ static SmallVector<unsigned> sortedByName(unsigned count, NameOf nameOf) {
 /// `equals`) is decided by ArgumentPlanner.
 static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
                                             const StrideUseRules &rules,
-                                            ParamUseScratch &scratch) {
+                                            ParamUseScratch &scratch,
+                                            BlockReasonAttrs &reasons) {
   std::vector<ParamPlan> plans;
   if (kernel.params.empty())
     return plans;
@@ -89,7 +90,7 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
     roots.push_back(llvm::map_to_vector(
         ops, [](ParamOp op) -> Value { return op.getResult(); }));
   SmallVector<ParamUseSummary> summaries =
-      analyzeParamUses(kernel.function, roots, rules, {}, &scratch);
+      analyzeParamUses(roots, rules, {}, &scratch);
   // A name an earlier run kept (its spec.params left in place by
   // materialize-kept=false) stays kept for the same reason: what made it
   // kept (a callee's parameter type, say) may be gone from the rewritten IR,
@@ -126,8 +127,7 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
     } else if (!summary.isAddressOnly()) {
       const BlockingUse &first = *summary.firstBlockingUse;
       param.decision = ParamPlan::Decision::Keep;
-      param.reason = StringAttr::get(
-          name.getContext(), describeBlockReason(first.reason, first.user));
+      param.reason = reasons.get(first.reason, first.user);
       param.blockingLoc = first.user->getLoc();
     } else {
       param.decision = ParamPlan::Decision::Hoist;
@@ -607,7 +607,7 @@ void HoistPlanner::planGroup(unsigned index, std::vector<KernelPlan> &plans) {
     KernelPlan &plan = plans.emplace_back();
     plan.kernel = &discovered.kernels[function];
     plan.callsPlannedFunction = callsPlanned[function];
-    plan.params = planOwnParams(*plan.kernel, rules, scratch);
+    plan.params = planOwnParams(*plan.kernel, rules, scratch, reasons);
   }
   if (plans.size() == 1 && !plans.front().callsPlannedFunction)
     finishIsolated(plans.front(), options);

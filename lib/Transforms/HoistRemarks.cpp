@@ -45,3 +45,12 @@ std::string mlir::flyhoist::describeBlockReason(BlockReason reason,
   }
   llvm_unreachable("unknown BlockReason");
 }
+
+StringAttr BlockReasonAttrs::get(BlockReason reason, Operation *user) {
+  auto [it, inserted] = cache.try_emplace(
+      {static_cast<unsigned>(reason), user->getName()}, nullptr);
+  if (inserted)
+    it->second =
+        StringAttr::get(user->getContext(), describeBlockReason(reason, user));
+  return it->second;
+}

@@ -12,6 +12,7 @@
 #include "flyhoist/Transforms/MaterializeSpecialization.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -48,6 +49,20 @@ static SmallVector<Value> appendArguments(FunctionOpInterface function,
       llvmFunc.setArgAttrsAttr(ArrayAttr::get(context, extended));
     }
     llvmFunc.getBody().front().addArguments(types, locs);
+  } else if (isa<func::FuncOp, gpu::GPUFuncOp>(function.getOperation()) &&
+             !function.getArgAttrsAttr() && !function.isExternal() &&
+             function.front().getNumArguments() == first) {
+    Block &entry = function.front();
+    // The usual case, a func.func or gpu.func without argument attributes
+    // or workgroup/private attributions: the new arguments go at the end of
+    // the entry block, and the type is rebuilt once. (The generic path
+    // below inserts one block argument at a time, renumbering the rest,
+    // and builds an empty attribute dictionary per argument.)
+    SmallVector<Type> inputs(function.getArgumentTypes());
+    llvm::append_range(inputs, types);
+    function.setFunctionTypeAttr(TypeAttr::get(
+        function.cloneTypeWith(inputs, function.getResultTypes())));
+    entry.addArguments(types, locs);
   } else {
     // Cannot fail for func.func and gpu.func, whose types take any
     // signature.

@@ -138,6 +138,22 @@ static LogicalResult checkEqualsOperand(ParamOp param) {
   return failure();
 }
 
+/// Calls `visit` on `op` and every op nested in it, in post-order (as
+/// Operation::walk does), until it returns WalkResult::interrupt(); whether
+/// it did. The scan visits every op of the module: here the callback is
+/// inlined, where Operation::walk makes an indirect call per op and guards
+/// each block's iteration against the callback erasing ops, which this one
+/// does not.
+template <typename Visit>
+static bool walkPostOrder(Operation *op, Visit &visit) {
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Operation &nested : block)
+        if (walkPostOrder(&nested, visit))
+          return true;
+  return visit(op).wasInterrupted();
+}
+
 /// One walk over the module: parameters (checking that each name has one
 /// value and each `equals` is possible), launching functions, and every
 /// symbol use. Only symbol users are asked for their attributes, which keeps
@@ -161,7 +177,7 @@ static FailureOr<ModuleScan> scanModule(ModuleOp module) {
       it->second = isa<SymbolUserOpInterface, CallOpInterface>(op);
     return it->second;
   };
-  WalkResult result = module.walk([&](Operation *op) {
+  auto visit = [&](Operation *op) {
     if (auto param = dyn_cast<ParamOp>(op)) {
       if (failed(values.check(param)) || failed(checkEqualsOperand(param)))
         return WalkResult::interrupt();
@@ -197,8 +213,8 @@ static FailureOr<ModuleScan> scanModule(ModuleOp module) {
       collectReferences(attr.getValue(), op, launched, symbolTables,
                         scan.symbolUses);
     return WalkResult::advance();
-  });
-  if (result.wasInterrupted())
+  };
+  if (walkPostOrder(module, visit))
     return failure();
   return scan;
 }

@@ -122,19 +122,17 @@ private:
   std::unique_ptr<Storage> impl;
 };
 
-/// Follows every use of the parameters of `scope` (an operation holding
-/// their uses, usually the kernel) forward, all parameters in one
+/// Follows every use of the parameters forward, all parameters in one
 /// propagation. `roots[i]` are the results of parameter i's `spec.param`
-/// ops. Each value is processed in IR order, once per facet and parameter
-/// set that reaches it, so the cost does not grow with the number of
-/// parameters that share address chains. Returns one summary per parameter.
-/// `scratch`, when given, provides the working storage (see
-/// ParamUseScratch).
-SmallVector<ParamUseSummary>
-analyzeParamUses(Operation *scope, ArrayRef<SmallVector<Value>> roots,
-                 const StrideUseRules &rules = {},
-                 const UseVisitor &visitor = {},
-                 ParamUseScratch *scratch = nullptr);
+/// ops. Each use is classified once per facet, and each value is processed
+/// once per facet, in an order where it comes after the values that reach it
+/// (and again only when a loop's back edge brings it new parameters), so the
+/// cost does not grow with the number of parameters that share address
+/// chains. Returns one summary per parameter. `scratch`, when given,
+/// provides the working storage (see ParamUseScratch).
+SmallVector<ParamUseSummary> analyzeParamUses(
+    ArrayRef<SmallVector<Value>> roots, const StrideUseRules &rules = {},
+    const UseVisitor &visitor = {}, ParamUseScratch *scratch = nullptr);
 
 } // namespace mlir::flyhoist
 

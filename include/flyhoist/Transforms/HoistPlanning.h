@@ -12,6 +12,7 @@
 #include "flyhoist/Analysis/StrideUseAnalysis.h"
 #include "flyhoist/Transforms/ArgumentEncoding.h"
 #include "flyhoist/Transforms/HoistOptions.h"
+#include "flyhoist/Transforms/HoistRemarks.h"
 #include "flyhoist/Transforms/KernelDiscovery.h"
 
 #include <optional>
@@ -134,6 +135,8 @@ private:
   std::vector<bool> callsPlanned;
   /// The use analysis' storage, reused from one function to the next.
   ParamUseScratch scratch;
+  /// The reasons parameters are kept, as the record words them.
+  BlockReasonAttrs reasons;
 };
 
 } // namespace mlir::flyhoist

@@ -10,6 +10,10 @@
 
 #include "flyhoist/Analysis/StrideUseAnalysis.h"
 
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/ADT/DenseMap.h"
+
 #include <string>
 
 namespace mlir::flyhoist {
@@ -18,6 +22,18 @@ namespace mlir::flyhoist {
 /// "loop bound or step". `user` is the operation with the blocking use (its
 /// name is part of the text for operations the analysis does not know).
 std::string describeBlockReason(BlockReason reason, Operation *user);
+
+/// describeBlockReason() as a StringAttr (the form the hoist record keeps),
+/// built once per reason and operation name: a module can keep thousands of
+/// parameters for a handful of reasons.
+class BlockReasonAttrs {
+public:
+  /// The wording of `reason` for a blocking use by `user`.
+  StringAttr get(BlockReason reason, Operation *user);
+
+private:
+  llvm::DenseMap<std::pair<unsigned, OperationName>, StringAttr> cache;
+};
 
 } // namespace mlir::flyhoist
 

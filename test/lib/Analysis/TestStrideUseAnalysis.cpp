@@ -94,7 +94,7 @@ struct TestStrideUseAnalysisPass
             << "): " << describeVerdict(verdict);
       };
       SmallVector<ParamUseSummary> summaries =
-          analyzeParamUses(function, roots, /*rules=*/{}, visitor);
+          analyzeParamUses(roots, /*rules=*/{}, visitor);
       for (auto [op, summary] : llvm::zip(firstOps, summaries)) {
         InFlightDiagnostic remark = op.emitRemark()
                                     << "'" << op.getName() << "': ";
