@@ -222,6 +222,8 @@ static bool isBeforeInPreOrder(Operation *a, Operation *b) {
   if (a->getBlock() == b->getBlock())
     return a->isBeforeInBlock(b);
   Region *regionA = a->getParentRegion(), *regionB = b->getParentRegion();
+  if (!regionA || !regionB) // not in one tree (never for uses in a kernel)
+    return false;
   if (regionA != regionB)
     return regionA->getRegionNumber() < regionB->getRegionNumber();
   for (Block &block : *regionA) {
@@ -236,20 +238,20 @@ static bool isBeforeInPreOrder(Operation *a, Operation *b) {
 /// A value and a facet: a node of the propagation.
 using Node = std::pair<Value, unsigned>;
 
-/// A classified use of a node: its verdict, and the nodes it forwards to
-/// (`targets[firstTarget, firstTarget + numTargets)`).
-struct UseEdge {
-  OpOperand *use;
-  UseVerdict::Kind kind;
-  BlockReason reason;
-  unsigned firstTarget;
-  unsigned numTargets;
-};
-
 /// The propagation's working storage: node numbers, the nodes and their
 /// classified uses, the reverse post-order, and per node the parameters that
 /// reached it and those it passed on (rows of 64-bit words).
 struct mlir::flyhoist::ParamUseScratch::Storage {
+  /// A classified use of a node: its verdict, and the nodes it forwards to
+  /// (`targets[firstTarget, firstTarget + numTargets)`).
+  struct UseEdge {
+    OpOperand *use;
+    UseVerdict::Kind kind;
+    BlockReason reason;
+    unsigned firstTarget;
+    unsigned numTargets;
+  };
+
   DenseMap<Node, unsigned> nodeIndex;
   std::vector<Node> nodes;
   /// Per node: its edges are `edges[edgeBegin[n], edgeBegin[n] +
@@ -286,7 +288,9 @@ ParamUseScratch::ParamUseScratch() : impl(std::make_unique<Storage>()) {}
 ParamUseScratch::~ParamUseScratch() = default;
 
 namespace {
-/// One propagation of every parameter of a scope at once: each node (value,
+using UseEdge = ParamUseScratch::Storage::UseEdge;
+
+/// One propagation of every parameter of a kernel at once: each node (value,
 /// facet) holds the set of parameters that reach it.
 ///
 /// It runs in two steps. The first follows the uses from the roots depth
@@ -300,7 +304,7 @@ namespace {
 ///
 /// The sets are rows of 64-bit words in two flat arrays indexed by node
 /// number (a kernel with 64 parameters needs one word per set), in storage
-/// a caller may keep from one scope to the next.
+/// a caller may keep from one kernel to the next.
 class Propagation {
 public:
   Propagation(unsigned numParams, const StrideUseRules &rules,

@@ -59,9 +59,10 @@ def HoistStrideSpecialization
 
     With `hoist-into-host`, the host function that launches a kernel takes
     the value as a new trailing argument instead of a constant (private host
-    functions have their callers pass it on). With `manifest=<file>`, a JSON
-    manifest of every decision and a SHA-256 fingerprint of each gpu.module
-    is written there.
+    functions have their callers pass it on; a caller that cannot take an
+    argument passes a constant of its own, right before the call). With
+    `manifest=<file>`, a JSON manifest of every decision and a SHA-256
+    fingerprint of each gpu.module is written there.
 
     Errors (one name with two values, a launch site that does not match its
     kernel, an `equals` operand or launch-site value known to differ from the
