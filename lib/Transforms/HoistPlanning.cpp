@@ -94,7 +94,9 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
   // A name an earlier run kept (its spec.params left in place by
   // materialize-kept=false) stays kept for the same reason: what made it
   // kept (a callee's parameter type, say) may be gone from the rewritten IR,
-  // and twice must be the same as once.
+  // and twice must be the same as once. That holds even when its uses are
+  // gone: the only use may have been another parameter's `equals`, whose
+  // op the earlier run erased.
   DenseMap<StringAttr, spec::KeptParamAttr> keptBefore;
   if (spec::HoistRecordAttr earlier = spec::getHoistRecord(kernel.function))
     for (spec::KeptParamAttr kept : earlier.getKeptParams())
@@ -118,12 +120,12 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
         if (Operation *scope = isolatedScope(op); scope != kernel.function)
           param.unreachableScope = scope;
     }
-    if (!anyUse) {
-      param.decision = ParamPlan::Decision::Unused;
-    } else if (auto kept = keptBefore.find(name); kept != keptBefore.end()) {
+    if (auto kept = keptBefore.find(name); kept != keptBefore.end()) {
       param.decision = ParamPlan::Decision::Keep;
       param.reason = kept->second.getReason();
       param.blockingLoc = Location(kept->second.getLocation());
+    } else if (!anyUse) {
+      param.decision = ParamPlan::Decision::Unused;
     } else if (!summary.isAddressOnly()) {
       const BlockingUse &first = *summary.firstBlockingUse;
       param.decision = ParamPlan::Decision::Keep;
