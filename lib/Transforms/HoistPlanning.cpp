@@ -97,10 +97,10 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
   // and twice must be the same as once. That holds even when its uses are
   // gone: the only use may have been another parameter's `equals`, whose
   // op the earlier run erased.
-  DenseMap<StringAttr, spec::KeptParamAttr> keptBefore;
+  DenseMap<StringAttr, spec::HoistRecordAttr::KeptEntry> keptBefore;
   if (spec::HoistRecordAttr earlier = spec::getHoistRecord(kernel.function))
-    for (spec::KeptParamAttr kept : earlier.getKeptParams())
-      keptBefore.try_emplace(kept.getName(), kept);
+    for (spec::HoistRecordAttr::KeptEntry kept : earlier.getKeptEntries())
+      keptBefore.try_emplace(kept.param.getName(), kept);
   plans.reserve(groups.size());
   for (auto [entry, summary] : llvm::zip(byName, summaries)) {
     auto &[name, ops] = entry;
@@ -122,8 +122,8 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
     }
     if (auto kept = keptBefore.find(name); kept != keptBefore.end()) {
       param.decision = ParamPlan::Decision::Keep;
-      param.reason = kept->second.getReason();
-      param.blockingLoc = Location(kept->second.getLocation());
+      param.reason = kept->second.param.getReason();
+      param.blockingLoc = Location(kept->second.location);
     } else if (!anyUse) {
       param.decision = ParamPlan::Decision::Unused;
     } else if (!summary.isAddressOnly()) {

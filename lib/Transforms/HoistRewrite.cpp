@@ -435,11 +435,11 @@ static std::vector<std::string> preconditionsOf(const ParamPlan &param) {
 }
 
 namespace mlir::flyhoist {
-/// The record entries of hoisted parameters (never their values). The same
-/// entry recurs in kernel after kernel (a name, its argument number and
-/// encoding), and uniquing an attribute of seven fields hashes all of them
-/// and takes the context's lock: entries are kept here by their fields,
-/// hashed as pointers and integers.
+/// The record entries of hoisted and kept parameters (never a hoisted one's
+/// value). The same entry recurs in kernel after kernel (a name, its argument
+/// number and encoding; a name, its value and why it is kept), and uniquing an
+/// attribute hashes all of its fields and takes the context's lock: entries
+/// are kept here by their fields, hashed as pointers and integers.
 class RecordEntryCache {
 public:
   spec::HoistedParamAttr get(MLIRContext *context, const ParamPlan &param,
@@ -478,23 +478,47 @@ public:
     return it->second;
   }
 
+  /// The record entry of a kept parameter, shared by every function that
+  /// keeps it with the same value for the same reason.
+  spec::KeptParamAttr getKept(MLIRContext *context, StringAttr name,
+                              int64_t value, StringAttr reason) {
+    auto [it, inserted] = keptEntries.try_emplace(
+        {name.getAsOpaquePointer(), value, reason.getAsOpaquePointer()});
+    if (inserted)
+      it->second = spec::KeptParamAttr::get(context, name, value, reason);
+    return it->second;
+  }
+
 private:
   /// The fields (absent numbers as -1, which no argument, divisor or host
   /// argument is).
   using Key = std::tuple<const void *, const void *, int64_t, int64_t,
                          const void *, const void *, int64_t>;
   DenseMap<Key, spec::HoistedParamAttr> entries;
+  /// Kept entries by name, value and reason.
+  DenseMap<std::tuple<const void *, int64_t, const void *>, spec::KeptParamAttr>
+      keptEntries;
 };
 } // namespace mlir::flyhoist
 
+namespace {
+/// The kept parameters' record entries and, in the same order, where the use
+/// that needs each as a constant is.
+struct KeptRecordEntries {
+  SmallVector<Attribute> params;
+  SmallVector<Attribute> locations;
+};
+} // namespace
+
 /// Step 1: the function's new arguments, its parameters replaced,
 /// materialized or erased. Returns the record entries of the kept ones.
-static SmallVector<Attribute> rewriteKernel(KernelPlan &plan,
-                                            LaunchValueProvider &launchValues,
-                                            const HoistOptions &options) {
+static KeptRecordEntries rewriteKernel(KernelPlan &plan,
+                                       LaunchValueProvider &launchValues,
+                                       RecordEntryCache &entries,
+                                       const HoistOptions &options) {
   FunctionOpInterface function = plan.kernel->function;
   MLIRContext *context = function->getContext();
-  SmallVector<Attribute> kept;
+  KeptRecordEntries kept;
   // The new arguments, appended in one step (planning numbered them in
   // plan order).
   SmallVector<Type> argumentTypes;
@@ -536,8 +560,9 @@ static SmallVector<Attribute> rewriteKernel(KernelPlan &plan,
       Location where = param.blockingLoc   ? *param.blockingLoc
                        : param.ops.empty() ? function.getLoc()
                                            : param.ops.front().getLoc();
-      kept.push_back(spec::KeptParamAttr::get(context, param.name, param.value,
-                                              param.reason, where));
+      kept.params.push_back(
+          entries.getKept(context, param.name, param.value, param.reason));
+      kept.locations.push_back(where);
     }
     if (options.emitRemarks)
       remarkOnDecision(plan, param);
@@ -574,7 +599,7 @@ static void updateLaunchSites(KernelPlan &plan,
 
 /// Step 3: the function's record: what was hoisted (with the host argument
 /// of the first launch site), what was kept, where it is launched from.
-static void writeRecord(KernelPlan &plan, ArrayRef<Attribute> kept,
+static void writeRecord(KernelPlan &plan, KeptRecordEntries &kept,
                         const LaunchValueProvider &launchValues,
                         RecordEntryCache &entries) {
   FunctionOpInterface function = plan.kernel->function;
@@ -592,7 +617,6 @@ static void writeRecord(KernelPlan &plan, ArrayRef<Attribute> kept,
       hostArgument = launchValues.hostArgumentIndex(host, param.name);
     hoisted.push_back(entries.get(context, param, hostArgument));
   }
-  SmallVector<Attribute> allKept(kept.begin(), kept.end());
   // A function hoisted before (e.g. a second run with materialize-kept=false)
   // keeps its earlier entries: the record describes the whole signature.
   if (spec::HoistRecordAttr earlier = spec::getHoistRecord(function)) {
@@ -601,19 +625,24 @@ static void writeRecord(KernelPlan &plan, ArrayRef<Attribute> kept,
     llvm::SmallDenseSet<StringAttr> decided;
     for (const ParamPlan &param : plan.params)
       decided.insert(param.name);
-    for (spec::KeptParamAttr param : earlier.getKeptParams())
-      if (!decided.contains(param.getName()))
-        allKept.push_back(param);
+    for (spec::HoistRecordAttr::KeptEntry entry : earlier.getKeptEntries()) {
+      if (decided.contains(entry.param.getName()))
+        continue;
+      kept.params.push_back(entry.param);
+      kept.locations.push_back(entry.location);
+    }
   }
   SmallVector<Attribute> sites;
   for (Operation *site : plan.kernel->launchSites)
     sites.push_back(site->getLoc());
-  function->setAttr(
-      spec::kRecordAttrName,
-      spec::HoistRecordAttr::get(
-          context, plan.kernel->kind == FunctionKind::DeviceFunction,
-          ArrayAttr::get(context, hoisted), ArrayAttr::get(context, allKept),
-          ArrayAttr::get(context, sites)));
+  function->setAttr(spec::kRecordAttrName,
+                    spec::HoistRecordAttr::get(
+                        context,
+                        plan.kernel->kind == FunctionKind::DeviceFunction,
+                        ArrayAttr::get(context, hoisted),
+                        ArrayAttr::get(context, kept.params),
+                        ArrayAttr::get(context, kept.locations),
+                        ArrayAttr::get(context, sites)));
 }
 
 /// A parameter left in a gpu.module outside any kernel or device function
@@ -660,11 +689,11 @@ void HoistRewriter::rewriteGroup(MutableArrayRef<KernelPlan> plans) {
   // new argument), then the launch sites, then the records (which name the
   // host arguments the launch sites got). Functions that hold no parameter
   // and pass none on stay as they are.
-  SmallVector<std::pair<KernelPlan *, SmallVector<Attribute>>, 1> rewritten;
+  SmallVector<std::pair<KernelPlan *, KeptRecordEntries>, 1> rewritten;
   for (KernelPlan &kernel : plans)
     if (!kernel.params.empty())
-      rewritten.push_back(
-          {&kernel, rewriteKernel(kernel, *launchValues, options)});
+      rewritten.push_back({&kernel, rewriteKernel(kernel, *launchValues,
+                                                  *recordEntries, options)});
   for (auto &[kernel, kept] : rewritten)
     updateLaunchSites(*kernel, *launchValues);
   for (auto &[kernel, kept] : rewritten)

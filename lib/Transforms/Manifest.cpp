@@ -82,12 +82,12 @@ static llvm::json::Object renderFunction(Operation *function,
     });
   }
   llvm::json::Array kept;
-  for (spec::KeptParamAttr param : record.getKeptParams())
+  for (auto [param, location] : record.getKeptEntries())
     kept.push_back(llvm::json::Object{
         {"name", param.getName().str()},
         {"value", param.getValue()},
         {"reason", param.getReason().str()},
-        {"location", describeLocation(param.getLocation())},
+        {"location", describeLocation(location)},
     });
   llvm::json::Array launchSites;
   for (LocationAttr site : record.getLaunchSiteLocations())

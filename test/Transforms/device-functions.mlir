@@ -15,11 +15,11 @@
 // device function is also reached through a chain and calls itself.
 
 // CHECK-LABEL: gpu.module @chain
-// CHECK: func.func @entry(%[[A:.*]]: memref<?xf32>, %[[W:.*]]: index) attributes {gpu.kernel, spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [], launch_sites = [#loc{{[0-9]*}}]>}
+// CHECK: func.func @entry(%[[A:.*]]: memref<?xf32>, %[[W:.*]]: index) attributes {gpu.kernel, spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [], kept_locations = [], launch_sites = [#loc{{[0-9]*}}]>}
 // CHECK: call @middle(%[[A]], %[[W]])
-// CHECK: func.func @middle(%[[MA:.*]]: memref<?xf32>, %[[MW:.*]]: index) attributes {spec.record = #spec.record<device = true, hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [], launch_sites = [#loc{{[0-9]*}}]>} {
+// CHECK: func.func @middle(%[[MA:.*]]: memref<?xf32>, %[[MW:.*]]: index) attributes {spec.record = #spec.record<device = true, hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [], kept_locations = [], launch_sites = [#loc{{[0-9]*}}]>} {
 // CHECK: call @leaf(%[[MA]], %{{.*}}, %[[MW]])
-// CHECK: func.func @leaf(%[[LA:.*]]: memref<?xf32>, %[[LN:.*]]: index, %[[LW:.*]]: index) attributes {spec.record = #spec.record<device = true, hoisted = [#spec.hoisted<name = "w", type = index, argument = 2>], kept = [], launch_sites = [#loc{{[0-9]*}}, #loc{{[0-9]*}}]>} {
+// CHECK: func.func @leaf(%[[LA:.*]]: memref<?xf32>, %[[LN:.*]]: index, %[[LW:.*]]: index) attributes {spec.record = #spec.record<device = true, hoisted = [#spec.hoisted<name = "w", type = index, argument = 2>], kept = [], kept_locations = [], launch_sites = [#loc{{[0-9]*}}, #loc{{[0-9]*}}]>} {
 // CHECK-NOT: spec.
 // CHECK: memref.load %[[LA]][%[[LW]]]
 // CHECK: call @leaf(%[[LA]], %{{.*}}, %[[LW]])
@@ -120,7 +120,7 @@ module attributes {gpu.container_module} {
 // CHECK: scf.for
 // CHECK: %[[C:.*]] = arith.constant 4 : index
 // CHECK: call @dev(%[[A]], %[[C]])
-// CHECK: func.func @dev(%{{.*}}: memref<?xf32>, %{{.*}}: index) attributes {spec.record = #spec.record<device = true, hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [], launch_sites = [#loc{{[0-9]*}}, #loc{{[0-9]*}}, #loc{{[0-9]*}}]>} {
+// CHECK: func.func @dev(%{{.*}}: memref<?xf32>, %{{.*}}: index) attributes {spec.record = #spec.record<device = true, hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [], kept_locations = [], launch_sites = [#loc{{[0-9]*}}, #loc{{[0-9]*}}, #loc{{[0-9]*}}]>} {
 // CHECK: func.func @typed(%{{.*}}: memref<?xf32>) attributes {gpu.kernel, spec.record = #spec.record<hoisted = []
 // CHECK: arith.constant 4 : i32
 // CHECK: call @dev(%{{.*}}, %{{.*}}) : (memref<?xf32>, index) -> ()
@@ -128,9 +128,9 @@ module attributes {gpu.container_module} {
 // CHECK: gpu.all_reduce
 // CHECK: arith.constant 4 : index
 // CHECK: call @dev(
-// CHECK: func.func @taken(%{{.*}}: memref<?xf32>) attributes {spec.record = #spec.record<device = true, hoisted = [], kept = [#spec.kept<name = "w", value = 4, reason = "the device function is referenced by 'func.constant', which the pass cannot give a new argument", location = #loc{{[0-9]*}}>], launch_sites = []>} {
+// CHECK: func.func @taken(%{{.*}}: memref<?xf32>) attributes {spec.record = #spec.record<device = true, hoisted = [], kept = [#spec.kept<name = "w", value = 4, reason = "the device function is referenced by 'func.constant', which the pass cannot give a new argument">], kept_locations = [#loc{{[0-9]*}}], launch_sites = []>} {
 // CHECK: arith.constant 4 : index
-// CHECK: func.func @loops(%{{.*}}: memref<?xf32>) attributes {spec.record = #spec.record<device = true, hoisted = [], kept = [#spec.kept<name = "n", value = 7, reason = "loop bound or step", location = #loc{{[0-9]*}}>], launch_sites = []>} {
+// CHECK: func.func @loops(%{{.*}}: memref<?xf32>) attributes {spec.record = #spec.record<device = true, hoisted = [], kept = [#spec.kept<name = "n", value = 7, reason = "loop bound or step">], kept_locations = [#loc{{[0-9]*}}], launch_sites = []>} {
 // CHECK: arith.constant 7 : index
 module attributes {gpu.container_module} {
   gpu.module @refuse {
@@ -209,9 +209,9 @@ module attributes {gpu.container_module} {
 
 // CHECK-LABEL: gpu.module @around
 // CHECK: func.func @kern(%{{.*}}: memref<?xf32>, %{{.*}}: index) attributes {gpu.kernel
-// CHECK: func.func @caller(%[[A:.*]]: memref<?xf32>, %[[W:.*]]: index) attributes {spec.record = #spec.record<device = true, hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [], launch_sites = []>} {
+// CHECK: func.func @caller(%[[A:.*]]: memref<?xf32>, %[[W:.*]]: index) attributes {spec.record = #spec.record<device = true, hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [], kept_locations = [], launch_sites = []>} {
 // CHECK: call @kern(%[[A]], %[[W]])
-// CHECK: func.func @orphan(%{{.*}}: memref<?xf32>, %{{.*}}: index) attributes {spec.record = #spec.record<device = true, hoisted = [#spec.hoisted<name = "v", type = index, argument = 1>], kept = [], launch_sites = []>} {
+// CHECK: func.func @orphan(%{{.*}}: memref<?xf32>, %{{.*}}: index) attributes {spec.record = #spec.record<device = true, hoisted = [#spec.hoisted<name = "v", type = index, argument = 1>], kept = [], kept_locations = [], launch_sites = []>} {
 module attributes {gpu.container_module} {
   gpu.module @around {
     func.func @kern(%a: memref<?xf32>) attributes {gpu.kernel} {

@@ -6,7 +6,7 @@
 // CHECK-LABEL: gpu.module @kernels
 // CHECK: gpu.func @paged(%{{.*}}: memref<?xi32>, %{{.*}}: memref<?xi32>, %[[SEQ:.*]]: index, %[[BLK:.*]]: index, %[[W:.*]]: index) kernel
 // CHECK-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "max_blocks_per_seq", type = index, argument = 4>]
-// CHECK-SAME: kept = [], launch_sites = [#loc{{[0-9]*}}]>
+// CHECK-SAME: kept = [], kept_locations = [], launch_sites = [#loc{{[0-9]*}}]>
 // CHECK-NOT: 128
 // CHECK: %[[ROW:.*]] = arith.muli %[[SEQ]], %[[W]] : index
 // CHECK: %[[IDX:.*]] = arith.addi %[[ROW]], %[[BLK]] : index
@@ -265,7 +265,7 @@ module attributes {gpu.container_module} {
 // device-functions.mlir). Host code: materialized, never blocks.
 
 // CHECK-LABEL: func.func @device_helper
-// CHECK-SAME: (%[[M:.*]]: memref<?xf32>, %[[W:.*]]: index) attributes {spec.record = #spec.record<device = true, hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [], launch_sites = []>} {
+// CHECK-SAME: (%[[M:.*]]: memref<?xf32>, %[[W:.*]]: index) attributes {spec.record = #spec.record<device = true, hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [], kept_locations = [], launch_sites = []>} {
 // CHECK-NOT: arith.constant 4
 // CHECK: memref.load %[[M]][%[[W]]]
 // CHECK-LABEL: func.func @host_only

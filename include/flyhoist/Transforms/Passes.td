@@ -48,7 +48,8 @@ def HoistStrideSpecialization
     gpu.func @paged(%bt: memref<?xi32>, %seq: index, %blk: index,
         %w: index) kernel attributes {spec.record = #spec.record<hoisted = [
         #spec.hoisted<name = "max_blocks_per_seq", type = index,
-        argument = 3>], kept = [], launch_sites = [loc("host.py":12:3)]>} {
+        argument = 3>], kept = [], kept_locations = [],
+        launch_sites = [loc("host.py":12:3)]>} {
       %row = arith.muli %seq, %w : index
       ...
     }
@@ -136,7 +137,7 @@ def StripHoistRecords : Pass<"strip-hoist-records"> {
     // before
     llvm.func @k(%arg0: i64) attributes {spec.record = #spec.record<hoisted =
         [#spec.hoisted<name = "w", type = i64, argument = 0>], kept = [],
-        launch_sites = []>} { ... }
+        kept_locations = [], launch_sites = []>} { ... }
     // after --strip-hoist-records
     llvm.func @k(%arg0: i64) { ... }
     ```

@@ -8,6 +8,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -97,28 +98,40 @@ LogicalResult HoistedParamAttr::verify(
 LogicalResult
 HoistRecordAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         bool device, ArrayAttr hoisted, ArrayAttr kept,
-                        ArrayAttr launchSites) {
+                        ArrayAttr keptLocations, ArrayAttr launchSites) {
   if (!llvm::all_of(hoisted, llvm::IsaPred<HoistedParamAttr>))
     return emitError() << "'hoisted' must list #spec.hoisted entries";
   if (!llvm::all_of(kept, llvm::IsaPred<KeptParamAttr>))
     return emitError() << "'kept' must list #spec.kept entries";
+  if (!llvm::all_of(keptLocations, llvm::IsaPred<LocationAttr>))
+    return emitError() << "'kept_locations' must list locations";
+  if (keptLocations.size() != kept.size())
+    return emitError() << "'kept_locations' has " << keptLocations.size()
+                       << " entries for " << kept.size() << " kept parameters";
   if (!llvm::all_of(launchSites, llvm::IsaPred<LocationAttr>))
     return emitError() << "'launch_sites' must list locations";
   return success();
 }
 
+SmallVector<HoistRecordAttr::KeptEntry>
+HoistRecordAttr::getKeptEntries() const {
+  SmallVector<KeptEntry> entries;
+  for (auto [param, location] :
+       llvm::zip_equal(getKeptParams(), getKeptLocations()))
+    entries.push_back({param, cast<LocationAttr>(location)});
+  return entries;
+}
+
 HoistRecordAttr HoistRecordAttr::withoutLocations() const {
   MLIRContext *context = getContext();
   auto unknown = UnknownLoc::get(context);
-  SmallVector<Attribute> kept;
-  for (KeptParamAttr param : getKeptParams())
-    kept.push_back(KeptParamAttr::get(context, param.getName(),
-                                      param.getValue(), param.getReason(),
-                                      unknown));
-  SmallVector<Attribute> sites(getLaunchSites().size(), unknown);
-  return HoistRecordAttr::get(context, getDevice(), getHoisted(),
-                              ArrayAttr::get(context, kept),
-                              ArrayAttr::get(context, sites));
+  auto allUnknown = [&](ArrayAttr locations) {
+    return ArrayAttr::get(context,
+                          SmallVector<Attribute>(locations.size(), unknown));
+  };
+  return HoistRecordAttr::get(context, getDevice(), getHoisted(), getKept(),
+                              allUnknown(getKeptLocations()),
+                              allUnknown(getLaunchSites()));
 }
 
 HoistRecordAttr mlir::flyhoist::spec::getHoistRecord(Operation *op) {

@@ -28,13 +28,13 @@ func.func @record_not_a_record() attributes {spec.record = "x"} {
 // -----
 
 // expected-error @+1 {{'spec.record' belongs on a function}}
-module attributes {spec.record = #spec.record<hoisted = [], kept = [], launch_sites = []>} {
+module attributes {spec.record = #spec.record<hoisted = [], kept = [], kept_locations = [], launch_sites = []>} {
 }
 
 // -----
 
 // expected-error @+1 {{'spec.record' puts 'w' at argument 1 of a function with 1 arguments}}
-func.func @record_argument_out_of_range(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [], launch_sites = []>} {
+func.func @record_argument_out_of_range(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [], kept_locations = [], launch_sites = []>} {
   return
 }
 
@@ -42,7 +42,7 @@ func.func @record_argument_out_of_range(%a: index) attributes {spec.record = #sp
 
 // expected-error @+2 {{divisor 3 of 'w' is not a power of two above 1}}
 // expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'hoisted'}}
-func.func @record_divisor_not_power_of_two(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 0, divisor = 3>], kept = [], launch_sites = []>} {
+func.func @record_divisor_not_power_of_two(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 0, divisor = 3>], kept = [], kept_locations = [], launch_sites = []>} {
   return
 }
 
@@ -50,7 +50,7 @@ func.func @record_divisor_not_power_of_two(%a: index) attributes {spec.record = 
 
 // expected-error @+2 {{argument numbers of 'w' must be non-negative}}
 // expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'hoisted'}}
-func.func @record_negative_argument(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = -1>], kept = [], launch_sites = []>} {
+func.func @record_negative_argument(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = -1>], kept = [], kept_locations = [], launch_sites = []>} {
   return
 }
 
@@ -58,7 +58,7 @@ func.func @record_negative_argument(%a: index) attributes {spec.record = #spec.r
 
 // expected-error @+2 {{a hoisted parameter needs a name}}
 // expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'hoisted'}}
-func.func @record_unnamed(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "", type = index, argument = 0>], kept = [], launch_sites = []>} {
+func.func @record_unnamed(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "", type = index, argument = 0>], kept = [], kept_locations = [], launch_sites = []>} {
   return
 }
 
@@ -66,28 +66,49 @@ func.func @record_unnamed(%a: index) attributes {spec.record = #spec.record<hois
 
 // expected-error @+2 {{preconditions of 'w' must be strings}}
 // expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'hoisted'}}
-func.func @record_precondition_not_text(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 0, preconditions = [1]>], kept = [], launch_sites = []>} {
+func.func @record_precondition_not_text(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 0, preconditions = [1]>], kept = [], kept_locations = [], launch_sites = []>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{'hoisted' must list #spec.hoisted entries}}
-func.func @record_hoisted_not_entries() attributes {spec.record = #spec.record<hoisted = [{name = "w"}], kept = [], launch_sites = []>} {
+func.func @record_hoisted_not_entries() attributes {spec.record = #spec.record<hoisted = [{name = "w"}], kept = [], kept_locations = [], launch_sites = []>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{'kept' must list #spec.kept entries}}
-func.func @record_kept_not_entries() attributes {spec.record = #spec.record<hoisted = [], kept = ["w"], launch_sites = []>} {
+func.func @record_kept_not_entries() attributes {spec.record = #spec.record<hoisted = [], kept = ["w"], kept_locations = [loc(unknown)], launch_sites = []>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'kept_locations' must list locations}}
+func.func @record_kept_locations_not_locations() attributes {spec.record = #spec.record<hoisted = [], kept = [#spec.kept<name = "w", value = 4, reason = "loop bound or step">], kept_locations = ["here"], launch_sites = []>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'kept_locations' has 0 entries for 1 kept parameters}}
+func.func @record_kept_without_location() attributes {spec.record = #spec.record<hoisted = [], kept = [#spec.kept<name = "w", value = 4, reason = "loop bound or step">], kept_locations = [], launch_sites = []>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'kept_locations' has 2 entries for 1 kept parameters}}
+func.func @record_location_without_kept() attributes {spec.record = #spec.record<hoisted = [], kept = [#spec.kept<name = "w", value = 4, reason = "loop bound or step">], kept_locations = [loc(unknown), loc(unknown)], launch_sites = []>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{'launch_sites' must list locations}}
-func.func @record_launch_sites_not_locations() attributes {spec.record = #spec.record<hoisted = [], kept = [], launch_sites = [1]>} {
+func.func @record_launch_sites_not_locations() attributes {spec.record = #spec.record<hoisted = [], kept = [], kept_locations = [], launch_sites = [1]>} {
   return
 }
 

@@ -63,14 +63,14 @@ def Spec_HoistedParamAttr : Spec_Attr<"HoistedParam", "hoisted"> {
 def Spec_KeptParamAttr : Spec_Attr<"KeptParam", "kept"> {
   let summary = "a parameter a function keeps as a constant";
   let description = [{
-    The value baked in, why (worded as the remark words it), and where the
-    use that needs a constant is.
+    The value baked in and why (worded as the remark words it). Where the use
+    that needs a constant is lives in the record's `kept_locations`, so that
+    kernels keeping the same parameter for the same reason share one entry.
   }];
   let parameters = (ins
     "::mlir::StringAttr":$name,
     "int64_t":$value,
-    "::mlir::StringAttr":$reason,
-    "::mlir::LocationAttr":$location);
+    "::mlir::StringAttr":$reason);
   let assemblyFormat = "`<` struct(params) `>`";
 }
 
@@ -79,30 +79,44 @@ def Spec_HoistRecordAttr : Spec_Attr<"HoistRecord", "record"> {
   let description = [{
     ```mlir
     spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w",
-        type = index, argument = 3>], kept = [], launch_sites = [loc(...)]>
+        type = index, argument = 3>], kept = [#spec.kept<name = "n",
+        value = 4, reason = "loop bound or step">],
+        kept_locations = [loc("k.py":9:4)], launch_sites = [loc("host.py":12:3)]>
     ```
 
     On every kernel (and, with `device`, device function) the pass
     rewrote: the parameters hoisted (in argument order), those kept, and the
-    launch sites it updated. Writer, verifier, manifest and C API all use
-    this one definition.
+    launch sites it updated. `kept_locations[i]` is where the use that needs
+    `kept[i]` as a constant is. The locations are kept apart from the entries
+    because they are the only part that differs from kernel to kernel: the
+    entries, and often the whole `kept` list, are shared. Writer, verifier,
+    manifest and C API all use this one definition.
   }];
   let parameters = (ins
     DefaultValuedParameter<"bool", "false">:$device,
     "::mlir::ArrayAttr":$hoisted,
     "::mlir::ArrayAttr":$kept,
+    "::mlir::ArrayAttr":$kept_locations,
     "::mlir::ArrayAttr":$launch_sites);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// A kept parameter with where the use that needs it is.
+    struct KeptEntry {
+      KeptParamAttr param;
+      ::mlir::LocationAttr location;
+    };
     /// The hoisted parameters.
     auto getHoistedParams() const {
       return getHoisted().getAsRange<HoistedParamAttr>();
     }
-    /// The kept parameters.
+    /// The kept parameters, in record order.
     auto getKeptParams() const {
       return getKept().getAsRange<KeptParamAttr>();
     }
+    /// The kept parameters with their locations (the verifier guarantees
+    /// the two lists have the same length).
+    ::llvm::SmallVector<KeptEntry> getKeptEntries() const;
     /// The launch sites updated.
     auto getLaunchSiteLocations() const {
       return getLaunchSites().getAsRange<::mlir::LocationAttr>();
