@@ -21,9 +21,16 @@ For each kernel from gen_kernels.py, marked with values M:
 
 Each kernel is hoisted under one of OPTION_SETS (drawn per kernel; every
 set is used in turn with --kernels >= len(OPTION_SETS)): the defaults,
-materialize-kept=false, divisibility bounds with and without narrow-range.
-(hoist-into-host changes the host signature and the edge values of each
-encoding are covered exhaustively by encoding_exhaustive.py.)
+materialize-kept=false, divisibility bounds with and without narrow-range,
+and hoist-into-host alone and with the encodings. Under hoist-into-host,
+@main reaches @kernel through a random chain of launchers (public or
+private, calling the next one once or twice; sometimes one whose symbol a
+`func.constant` takes, which cannot take an argument and passes a constant
+of its own). Step 4 then also runs the whole program as the pass rewrote
+it, @main passing V to the new arguments at the top of the chain, and checks
+that the chain got the arguments exactly when no launcher on it is taken.
+(The edge values of each encoding are covered exhaustively by
+encoding_exhaustive.py.)
 
 Exit status 0 when every check passes; failing inputs go to --failures.
 """
@@ -55,6 +62,9 @@ OPTION_SETS = [
     "remarks=false divisibility=4 narrow-range=true",
     "remarks=false narrow-range=true",
     "remarks=false divisibility=64 materialize-kept=false",
+    "remarks=false hoist-into-host",
+    "remarks=false hoist-into-host divisibility=8 narrow-range=true",
+    "remarks=false hoist-into-host materialize-kept=false narrow-range=true",
 ]
 OPT_LEVELS = ["-O0", "-O3"]
 
@@ -134,6 +144,14 @@ def function_text(text, name):
                  if l.startswith("  func.func @%s(" % name))
     end = next(i for i in range(start, len(lines)) if lines[i] == "  }")
     return lines, start, end
+
+
+def signature_types(text, name):
+    """The argument types of func.func @name as printed (custom form)."""
+    line = next(l for l in text.splitlines()
+                if re.match(r"\s*func\.func (?:private )?@%s\(" % name, l))
+    inner = line[line.index("(") + 1:line.index(")")]
+    return [a.split(": ", 1)[1] for a in inner.split(", ") if a]
 
 
 def replace_main(text, new_main):
@@ -277,6 +295,35 @@ def self_test():
 
 # -- One kernel -----------------------------------------------------------------
 
+def launcher_chain(rng, kernel):
+    """Host launchers from @main down to @kernel, for hoist-into-host: 1 to 3
+    levels, each public or private and calling the level below once or
+    twice; with probability 0.3 a `func.constant` takes one level's symbol,
+    so that level cannot take a new argument. Returns (the functions' lines,
+    the top level's name, whether a level is taken)."""
+    types = kernel.kernel_arg_types()
+    decl = ", ".join("%%a%d: %s" % (n, t) for n, t in enumerate(types))
+    args = ", ".join("%%a%d" % n for n in range(len(types)))
+    signature = ", ".join(types)
+    lines, callee = [], "kernel"
+    depth = rng.randint(1, 3)
+    for level in range(1, depth + 1):
+        name = "launch%d" % level
+        visibility = "private " if rng.random() < 0.5 else ""
+        lines.append("  func.func %s@%s(%s) {" % (visibility, name, decl))
+        for _ in range(rng.randint(1, 2)):
+            lines.append("    call @%s(%s) : (%s) -> ()" % (callee, args, signature))
+        lines += ["    return", "  }"]
+        callee = name
+    taken = rng.random() < 0.3
+    if taken:
+        lines += ["  func.func private @take() {",
+                  "    %%f = func.constant @launch%d : (%s) -> ()"
+                  % (rng.randint(1, depth), signature),
+                  "    return", "  }"]
+    return lines, callee, taken
+
+
 def divisor_for(value, options):
     """The d the pass records for `value` under `options`: the largest power
     of two up to the divisibility bound that divides it (1 when off)."""
@@ -294,13 +341,27 @@ def used_params(kernel):
             if len(re.findall(r"%s\b" % re.escape(p.ssa), body)) > 1}
 
 
-def test_kernel(tools, seed, trials):
+def test_kernel(tools, seed, trials, only=""):
     rng = random.Random(seed)
     kernel = gen_kernels.generate(rng)
     marked = gen_kernels.random_values(rng, kernel)
-    stats = {"runs": 0, "values": 0, "hoisted": 0, "kept": 0, "equals": 0}
-    source = kernel.module_text(marked)
-    options = OPTION_SETS[seed % len(OPTION_SETS)]
+    stats = {"runs": 0, "values": 0, "hoisted": 0, "kept": 0, "equals": 0,
+             "chains": 0, "taken": 0, "chain_runs": 0}
+    option_sets = [o for o in OPTION_SETS if only in o]
+    options = option_sets[seed % len(option_sets)]
+    # The chain draws from its own generator: the kernel of a seed does not
+    # depend on the option set.
+    chain, top, taken = [], "kernel", False
+    if "hoist-into-host" in options:
+        chain, top, taken = launcher_chain(random.Random(seed * 31 + 7), kernel)
+
+    stats["chains"] = int(bool(chain))
+    stats["taken"] = int(taken)
+
+    def module_for(values):
+        return kernel.module_text(values, host_functions=chain, callee=top)
+
+    source = module_for(marked)
     hoist = ["--hoist-stride-specialization=" + options]
     hoisted = tools.opt(source, hoist, "hoisting")
     entries = hoisted_entries(hoisted)
@@ -333,6 +394,20 @@ def test_kernel(tools, seed, trials):
     _, kstart, kend = function_text(hoisted, "kernel")
     kernel_fn = hoisted.splitlines()[kstart:kend + 1]
     equals = [p for p in kernel.params if p.equals]
+    with_argument = sorted((e for e in entries if e[1] is not None),
+                           key=lambda e: e[1])
+    # The new arguments at the top of the launcher chain (hoist-into-host):
+    # one per hoisted argument, in the kernel's argument order, unless a
+    # launcher on the chain is taken and passes constants of its own.
+    top_new = []
+    if chain:
+        top_new = signature_types(hoisted, top)[len(kernel.kernel_arg_types()):]
+        expected_count = 0 if taken else len(with_argument)
+        if len(top_new) != expected_count:
+            raise Failure("host arguments at the top of the launcher chain",
+                          "@%s got %s for hoisted %s (a launcher taken: %s)"
+                          % (top, top_new, [e[0] for e in with_argument], taken),
+                          {"input.mlir": source, "hoisted.mlir": hoisted})
     for trial in range(trials):
         values = dict(marked)
         if trial > 0:
@@ -342,11 +417,18 @@ def test_kernel(tools, seed, trials):
                 admitted = range(divisor, gen_kernels.PMAX + 1, divisor)
                 values[name] = rng.choice(admitted) if admitted else marked[name]
         stats["values"] += 1
-        specialized = tools.opt(kernel.module_text(values),
+        specialized = tools.opt(module_for(values),
                                 ["--materialize-specialization"], "specializing")
-        extra = [(e[2], values[e[0]]) for e in sorted(
-            (e for e in entries if e[1] is not None), key=lambda e: e[1])]
+        extra = [(e[2], values[e[0]]) for e in with_argument]
         called = replace_main(hoisted, kernel.main_lines(values, equals, extra))
+        # The whole program as rewritten: @main passes the values to the
+        # top of the chain (with a taken launcher, the chain holds the
+        # marked values, so only they can be run).
+        whole = None
+        if chain and (top_new or trial == 0):
+            host_extra = [(t, values[e[0]]) for t, e in zip(top_new, with_argument)]
+            whole = replace_main(hoisted, kernel.main_lines(values, equals,
+                                                            host_extra, top))
         for level in OPT_LEVELS:
             expected_out = tools.execute(specialized, "specialized", level)
             got = tools.execute(called, "hoisted", level)
@@ -356,9 +438,20 @@ def test_kernel(tools, seed, trials):
                               "at " + level,
                               "values %s (marked %s), options %s"
                               % (values, marked, options),
-                              {"input.mlir": kernel.module_text(values),
+                              {"input.mlir": module_for(values),
                                "hoisted-called.mlir": called})
-            if trial == 0:
+            if whole is not None:
+                got = tools.execute(whole, "hoisted, launcher chain", level)
+                stats["runs"] += 1
+                stats["chain_runs"] += 1
+                if got != expected_out:
+                    raise Failure("hoisted launcher chain gives different "
+                                  "output at " + level,
+                                  "values %s (marked %s), options %s"
+                                  % (values, marked, options),
+                                  {"input.mlir": module_for(values),
+                                   "hoisted-whole.mlir": whole})
+            elif trial == 0:
                 got = tools.execute(hoisted, "hoisted, pass-updated call", level)
                 stats["runs"] += 1
                 if got != expected_out:
@@ -371,12 +464,12 @@ def test_kernel(tools, seed, trials):
             # The divisor is part of the specialization key: values with
             # another one get another kernel, by design. The same one, the
             # same kernel.
-            other = tools.opt(kernel.module_text(values), hoist, "hoisting")
+            other = tools.opt(module_for(values), hoist, "hoisting")
             _, s, e = function_text(other, "kernel")
             if other.splitlines()[s:e + 1] != kernel_fn:
                 raise Failure("kernel not identical across hoisted values",
                               "values %s vs %s" % (values, marked),
-                              {"a.mlir": source, "b.mlir": kernel.module_text(values)})
+                              {"a.mlir": source, "b.mlir": module_for(values)})
     return stats
 
 
@@ -392,19 +485,24 @@ def main():
     parser.add_argument("--trials", type=int, default=3,
                         help="values per kernel (the first is the marked one)")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--only", default="",
+                        help="draw only the option sets containing this text "
+                        "(e.g. hoist-into-host)")
     parser.add_argument("--failures", default=None,
                         help="directory for failing inputs")
     args = parser.parse_args()
     if not self_test():
         return 1
+    if not any(args.only in o for o in OPTION_SETS):
+        parser.error("no option set contains %r" % args.only)
     tools = Tools(args)
     totals = {"kernels": 0, "runs": 0, "values": 0, "hoisted": 0, "kept": 0,
-              "equals": 0}
+              "equals": 0, "chains": 0, "taken": 0, "chain_runs": 0}
     failures = []
     begin = time.time()
     seeds = [args.seed * 1000003 + n for n in range(args.kernels)]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futures = {pool.submit(test_kernel, tools, s, args.trials): s for s in seeds}
+        futures = {pool.submit(test_kernel, tools, s, args.trials, args.only): s for s in seeds}
         for future in concurrent.futures.as_completed(futures):
             seed = futures[future]
             try:
@@ -424,9 +522,11 @@ def main():
             for key in stats:
                 totals[key] += stats[key]
     print("differential: %d kernels passed, %d failed; %d values, %d runs; "
-          "%d parameters hoisted (%d via equals), %d kept; %.1f s"
+          "%d parameters hoisted (%d via equals), %d kept; %d launcher chains "
+          "(%d with a launcher taken), %d runs of a whole chain; %.1f s"
           % (totals["kernels"], len(failures), totals["values"], totals["runs"],
              totals["hoisted"], totals["equals"], totals["kept"],
+             totals["chains"], totals["taken"], totals["chain_runs"],
              time.time() - begin))
     return 1 if failures else 0
 

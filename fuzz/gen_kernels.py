@@ -201,10 +201,13 @@ class Kernel:
         return r
 
     # -- Module text -------------------------------------------------------------
-    def module_text(self, values, main_extra=None):
+    def module_text(self, values, main_extra=None, host_functions=(),
+                    callee="kernel"):
         """The module for `values` (name -> int). `main_extra` lists trailing
         call operands (type, value) for @main to pass, for a kernel whose
-        signature the hoisting pass already extended."""
+        signature the hoisting pass already extended. `host_functions` are
+        lines of more host functions (launchers between @main and @kernel),
+        and `callee` the one @main calls."""
         body = "\n".join(self.lines)
         for param in self.params:
             body = body.replace("@VALUE_%s@" % param.name, str(values[param.name]))
@@ -222,7 +225,8 @@ class Kernel:
         text.append(body)
         text.append("    return")
         text.append("  }")
-        text += self.main_lines(values, equals, main_extra)
+        text += list(host_functions)
+        text += self.main_lines(values, equals, main_extra, callee)
         text.append("  func.func private @printMemrefI64(memref<*xi64>) attributes {llvm.emit_c_interface}")
         text.append("}")
         return "\n".join(text) + "\n"
@@ -256,7 +260,14 @@ class Kernel:
                  "    return", "  }", "}"]
         return "\n".join(text) + "\n"
 
-    def main_lines(self, values, equals, main_extra):
+    def kernel_arg_types(self):
+        """The types of @kernel's arguments (before hoisting)."""
+        types = ["memref<?xi64>", "memref<?xi64>"]
+        if any(p.equals for p in self.params):
+            types.append("index")
+        return types
+
+    def main_lines(self, values, equals, main_extra, callee="kernel"):
         args = ["%in", "%out"]
         types = ["memref<?xi64>", "memref<?xi64>"]
         pre = []
@@ -289,7 +300,8 @@ class Kernel:
             "      memref.store %z, %out[%i] : memref<?xi64>",
             "    }",
         ] + pre + [
-            "    call @kernel(%s) : (%s) -> ()" % (", ".join(args), ", ".join(types)),
+            "    call @%s(%s) : (%s) -> ()" % (callee, ", ".join(args),
+                                           ", ".join(types)),
             "    %u = memref.cast %out : memref<?xi64> to memref<*xi64>",
             "    call @printMemrefI64(%u) : (memref<*xi64>) -> ()",
             "    memref.dealloc %in : memref<?xi64>",

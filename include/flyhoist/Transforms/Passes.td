@@ -59,9 +59,11 @@ def HoistStrideSpecialization
     ```
 
     With `hoist-into-host`, the host function that launches a kernel takes
-    the value as a new trailing argument instead of a constant (private host
-    functions have their callers pass it on; a caller that cannot take an
-    argument passes a constant of its own, right before the call). With
+    the value as a new trailing argument instead of a constant, and its
+    callers pass it on in turn, up to the entry points. A host function
+    whose symbol is used other than by calls (`func.constant`, say), or that
+    is external, cannot take an argument: it passes a constant of its own,
+    right before the call. With
     `manifest=<file>`, a JSON manifest of every decision and a SHA-256
     fingerprint of each gpu.module is written there.
 
