@@ -431,34 +431,30 @@ def test_kernel(tools, seed, trials, only=""):
                                                             host_extra, top))
         for level in OPT_LEVELS:
             expected_out = tools.execute(specialized, "specialized", level)
-            got = tools.execute(called, "hoisted", level)
-            stats["runs"] += 2
-            if got != expected_out:
-                raise Failure("hoisted output differs from specialized output "
-                              "at " + level,
-                              "values %s (marked %s), options %s"
-                              % (values, marked, options),
-                              {"input.mlir": module_for(values),
-                               "hoisted-called.mlir": called})
-            if whole is not None:
-                got = tools.execute(whole, "hoisted, launcher chain", level)
+
+            def must_match(program, what, failure, file_name):
+                got = tools.execute(program, what, level)
                 stats["runs"] += 1
-                stats["chain_runs"] += 1
                 if got != expected_out:
-                    raise Failure("hoisted launcher chain gives different "
-                                  "output at " + level,
+                    raise Failure("%s at %s" % (failure, level),
                                   "values %s (marked %s), options %s"
                                   % (values, marked, options),
                                   {"input.mlir": module_for(values),
-                                   "hoisted-whole.mlir": whole})
+                                   file_name: program})
+
+            stats["runs"] += 1
+            must_match(called, "hoisted",
+                       "hoisted output differs from specialized output",
+                       "hoisted-called.mlir")
+            if whole is not None:
+                stats["chain_runs"] += 1
+                must_match(whole, "hoisted, launcher chain",
+                           "hoisted launcher chain gives different output",
+                           "hoisted-whole.mlir")
             elif trial == 0:
-                got = tools.execute(hoisted, "hoisted, pass-updated call", level)
-                stats["runs"] += 1
-                if got != expected_out:
-                    raise Failure("pass-updated call site gives different "
-                                  "output at " + level,
-                                  "values %s, options %s" % (values, options),
-                                  {"input.mlir": source, "hoisted.mlir": hoisted})
+                must_match(hoisted, "hoisted, pass-updated call",
+                           "pass-updated call site gives different output",
+                           "hoisted.mlir")
         if trial > 0 and all(divisor_for(values[e[0]], options) == e[3] for e in entries
                  if e[1] is not None):
             # The divisor is part of the specialization key: values with
