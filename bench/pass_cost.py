@@ -41,6 +41,10 @@ after kernel: without it, a small module's time includes what the first run
 of a pass in a process costs (the pages of its code and of the MLIR code it
 calls touched for the first time, lazy symbol binding).
 
+--no-threading runs fly-opt with --mlir-disable-threading, as a frontend
+whose context has threading off: MLIR's uniquer then takes no locks and
+keeps no thread-local caches, which changes what a new attribute costs.
+
 --instructions counts instructions instead (valgrind's callgrind, collecting
 only inside the pass manager, one process per pass as above, or the split
 of the one process with --protocol after-hoist): no load on the machine
@@ -50,7 +54,7 @@ Slow (about 50x): use sizes up to 100k.
   bench/pass_cost.py [--sizes 1000,10000,100000,1000000] [--params 8] [--chain 32]
                      [--shapes independent,shared,shared-kept,many]
                      [--protocol same-input|after-hoist]
-                     [--verify-each] [--warm] [--instructions]
+                     [--verify-each] [--warm] [--no-threading] [--instructions]
 """
 
 import argparse
@@ -298,6 +302,8 @@ def main():
                         help='run the verifier after each pass (timed with it)')
     parser.add_argument('--warm', action='store_true',
                         help='time the second run in one process (see above)')
+    parser.add_argument('--no-threading', action='store_true',
+                        help='run with --mlir-disable-threading (see above)')
     parser.add_argument('--instructions', action='store_true',
                         help='count instructions under callgrind instead of timing')
     parser.add_argument('--fly-opt')
@@ -306,6 +312,8 @@ def main():
     if args.warm and args.instructions:
         parser.error('--warm times wall clock; --instructions counts one run')
     extra = [f'--verify-each={"true" if args.verify_each else "false"}']
+    if args.no_threading:
+        extra.append('--mlir-disable-threading')
 
     if args.instructions:
         header = (f'{"shape":>12} {"ops":>9} {"kernels":>7} {"params":>6} '
