@@ -41,6 +41,16 @@ after kernel: without it, a small module's time includes what the first run
 of a pass in a process costs (the pages of its code and of the MLIR code it
 calls touched for the first time, lazy symbol binding).
 
+--primed times each pass in a process that has first run it on a module
+of one kernel of the same shape: the code of the pass, and of the MLIR it
+calls, is loaded and its symbols bound, but the memory this module's run
+needs is not yet part of the process. Of the three, cold - primed is what
+loading the code costs, and primed - warm what the first touch of the
+memory the run needs costs (the IR the rewrite creates, its scratch). The
+header gives the cost of that first touch on this machine (a page fault,
+first write to a fresh anonymous page): a virtual machine can charge ten
+times what bare metal does.
+
 --no-threading runs fly-opt with --mlir-disable-threading, as a frontend
 whose context has threading off: MLIR's uniquer then takes no locks and
 keeps no thread-local caches, which changes what a new attribute costs.
@@ -54,17 +64,22 @@ Slow (about 50x): use sizes up to 100k.
   bench/pass_cost.py [--sizes 1000,10000,100000,1000000] [--params 8] [--chain 32]
                      [--shapes independent,shared,shared-kept,many]
                      [--protocol same-input|after-hoist]
-                     [--verify-each] [--warm] [--no-threading] [--instructions]
+                     [--verify-each] [--warm | --primed] [--no-threading]
+                     [--instructions]
 """
 
 import argparse
+import mmap
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import time
 
 import common
+
+PAGE = mmap.PAGESIZE
 
 
 def kernel_text(k, params, chain, shape='independent'):
@@ -243,11 +258,24 @@ def count_instructions(fly_opt, protocol, extra, path, workdir):
     raise RuntimeError('callgrind_annotate shows no hoisting pass')
 
 
-def time_passes(fly_opt, pipe, extra, path, warm):
-    """Pass name -> wall seconds of one fly-opt run of `pipe`. With `warm`
-    (the file holds the module twice, split by `// -----`), the last part's
-    report."""
-    split = ['--split-input-file'] if warm else []
+def page_touch_seconds(pages=4096):
+    """Seconds the first write to a page of fresh anonymous memory costs
+    (the page fault that maps it), the median of 5 runs over `pages`."""
+    runs = []
+    for _ in range(5):
+        with mmap.mmap(-1, pages * PAGE) as memory:
+            start = time.perf_counter()
+            for offset in range(0, pages * PAGE, PAGE):
+                memory[offset] = 1
+            runs.append((time.perf_counter() - start) / pages)
+    return sorted(runs)[len(runs) // 2]
+
+
+def time_passes(fly_opt, pipe, extra, path, split_parts):
+    """Pass name -> wall seconds of one fly-opt run of `pipe`. With
+    `split_parts` (the file holds parts split by `// -----`), the last
+    part's report."""
+    split = ['--split-input-file'] if split_parts else []
     proc = subprocess.run(
         [fly_opt, f'--pass-pipeline={pipe}', *extra, *split, '-mlir-timing',
          '-mlir-timing-display=list', '-o', os.devnull, path],
@@ -258,7 +286,7 @@ def time_passes(fly_opt, pipe, extra, path, warm):
     return timings(proc.stderr.split('Execution time report')[-1])
 
 
-def wall_times(fly_opt, protocol, extra, path, repeat, warm):
+def wall_times(fly_opt, protocol, extra, path, repeat, split_parts):
     """(hoist, cse, parse) seconds under `protocol`, the fastest of `repeat`
     runs (of each process, for same-input; of hoist + cse, for after-hoist)."""
     if protocol == 'same-input':
@@ -266,8 +294,9 @@ def wall_times(fly_opt, protocol, extra, path, repeat, warm):
         for _ in range(repeat):
             # Alternated, so that a change in the machine's load hits both.
             t = time_passes(fly_opt, f'builtin.module({HOIST})', extra, path,
-                            warm)
-            u = time_passes(fly_opt, 'builtin.module(cse)', extra, path, warm)
+                            split_parts)
+            u = time_passes(fly_opt, 'builtin.module(cse)', extra, path,
+                            split_parts)
             h = t.get('HoistStrideSpecialization', 0.0)
             c = u.get('CSE', 0.0)
             hoist = h if hoist is None else min(hoist, h)
@@ -278,7 +307,7 @@ def wall_times(fly_opt, protocol, extra, path, repeat, warm):
     best = None
     for _ in range(repeat):
         t = time_passes(fly_opt, f'builtin.module({HOIST},cse)', extra, path,
-                        warm)
+                        split_parts)
         run = (t.get('HoistStrideSpecialization', 0.0), t.get('CSE', 0.0),
                t.get('Parser', 0.0))
         if best is None or run[0] + run[1] < best[0] + best[1]:
@@ -302,6 +331,8 @@ def main():
                         help='run the verifier after each pass (timed with it)')
     parser.add_argument('--warm', action='store_true',
                         help='time the second run in one process (see above)')
+    parser.add_argument('--primed', action='store_true',
+                        help='time a run after one on a one-kernel module (see above)')
     parser.add_argument('--no-threading', action='store_true',
                         help='run with --mlir-disable-threading (see above)')
     parser.add_argument('--instructions', action='store_true',
@@ -309,8 +340,11 @@ def main():
     parser.add_argument('--fly-opt')
     args = parser.parse_args()
     fly_opt = common.find_fly_opt(args.fly_opt)
-    if args.warm and args.instructions:
-        parser.error('--warm times wall clock; --instructions counts one run')
+    if (args.warm or args.primed) and args.instructions:
+        parser.error('--warm and --primed time wall clock; --instructions '
+                     'counts one run')
+    if args.warm and args.primed:
+        parser.error('--warm and --primed are two different processes')
     extra = [f'--verify-each={"true" if args.verify_each else "false"}']
     if args.no_threading:
         extra.append('--mlir-disable-threading')
@@ -321,10 +355,14 @@ def main():
     else:
         header = (f'{"shape":>12} {"ops":>9} {"kernels":>7} {"params":>6} {"hoist s":>9} '
                   f'{"cse s":>9} {"hoist/cse":>9} {"hoist us/op":>11} {"parse s":>8}')
-    print(f'fly-opt: {fly_opt}\nprotocol: {args.protocol}{" (warm)" if args.warm else ""} '
+    process = ' (warm)' if args.warm else ' (primed)' if args.primed else ''
+    print(f'fly-opt: {fly_opt}\nprotocol: {args.protocol}{process} '
           f'{" ".join(extra)}\n'
           f'--params {args.params} --chain {args.chain}'
           f'{" (instructions, callgrind)" if args.instructions else ""}')
+    if not args.instructions:
+        print(f'first touch of a {PAGE // 1024} KiB page here: '
+              f'{page_touch_seconds() * 1e6:.2f} us')
     print(header)
     print('-' * len(header))
     cases = [(shape, int(size)) for shape in args.shapes.split(',')
@@ -335,7 +373,13 @@ def main():
             params_per_kernel = text.count('spec.param') // max(kernels, 1)
             path = os.path.join(workdir, 'm.mlir')
             with open(path, 'w') as f:
-                f.write(text + '// -----\n' + text if args.warm else text)
+                if args.warm:
+                    f.write(text + '// -----\n' + text)
+                elif args.primed:
+                    small, _ = module_text(1, args.params, args.chain, shape)
+                    f.write(small + '// -----\n' + text)
+                else:
+                    f.write(text)
             ops = sum(1 for line in text.splitlines()
                       if '=' in line or line.strip().startswith(
                           ('gpu.', 'memref.store', 'scf.', 'func.', 'return', '}')))
@@ -348,7 +392,7 @@ def main():
                 sys.stdout.flush()
                 continue
             hoist, cse, parse = wall_times(fly_opt, args.protocol, extra, path,
-                                           args.repeat, args.warm)
+                                           args.repeat, args.warm or args.primed)
             print(f'{shape:>12} {ops:>9} {kernels:>7} {params_per_kernel * kernels:>6} '
                   f'{hoist:>9.4f} {cse:>9.4f} {hoist / cse if cse else float("nan"):>9.2f} '
                   f'{hoist / ops * 1e6:>11.3f} {parse:>8.3f}')
