@@ -10,10 +10,15 @@ every option set of OPTION_SETS:
 
 1. as it is, where it holds no `spec.param`: the pass must succeed and print
    the module byte for byte as fly-opt prints it without the pass;
-2. with every integer `arith.constant` inside its functions turned into a
-   `spec.param` of that value (one name per constant), and again with every
-   `func.func` also marked `spec.kernel`: the pass must not crash, must exit
-   0 with a module that reads back and verifies, or 1 with a located error.
+2. with integer `arith.constant`s inside its functions turned into
+   `spec.param`s of their values, in four variants: every constant, one
+   name per constant; the same with every `func.func` also marked
+   `spec.kernel`; a random half of the constants (drawn per piece with
+   --seed), so that parameters and constants of the same values meet in
+   the same ops; and every constant named by its value and type, so that
+   one name is a parameter of many functions and uses. The pass must not
+   crash, must exit 0 with a module that reads back and verifies, or 1
+   with a located error.
 
 With --upstream-lowerings each piece is first also lowered by a few upstream
 MLIR pipelines (mlir-opt; canonicalize+cse, affine/scf to cf, gpu kernel
@@ -79,7 +84,11 @@ def pieces_of(path):
     return re.split(r'^// -----\s*$', text, flags=re.M)
 
 
-def with_params(text, name_prefix):
+def with_params(text, name_prefix, pick=None, by_value=False):
+    """`text` with its integer constants turned into parameters: those
+    `pick` (a random.Random) draws, or all; named by their value and type
+    with `by_value` (the same name wherever the same constant appears),
+    else one name each. Returns the text and how many were turned."""
     count = 0
 
     def replace(match):
@@ -87,9 +96,12 @@ def with_params(text, name_prefix):
         value, type_ = int(match.group(2)), match.group(3)
         if type_ == 'i1' or not -(1 << 63) <= value < (1 << 64):
             return match.group(0)
+        if pick is not None and pick.random() < 0.5:
+            return match.group(0)
         count += 1
-        return (f'{match.group(1)}spec.param "{name_prefix}{count}" = '
-                f'{value} : {type_}')
+        name = (f'{name_prefix}{type_}_{value}'.replace('-', 'm') if by_value
+                else f'{name_prefix}{count}')
+        return f'{match.group(1)}spec.param "{name}" = {value} : {type_}'
     return CONSTANT.sub(replace, text), count
 
 
@@ -177,6 +189,12 @@ class Checker:
             variants.append((f'{label} +params', params, False))
             variants.append((f'{label} +params+kernels', with_kernels(params),
                              False))
+            half, count = with_params(
+                text, 'h', pick=random.Random(f'{self.args.seed}:{label}'))
+            if count:
+                variants.append((f'{label} +half-params', half, False))
+            variants.append((f'{label} +params-by-value',
+                             with_params(text, 'v', by_value=True)[0], False))
         for label, text, noop in variants:
             if not noop:
                 rc, reprinted, _ = run([self.fly_opt, '-'], text)
