@@ -597,6 +597,46 @@ static void updateLaunchSites(KernelPlan &plan,
   }
 }
 
+/// The kept entries of a function that has a record already: the earlier
+/// entries in their order (each replaced by this run's entry for the name
+/// where it decided one, dropped where it decided otherwise), then this
+/// run's new names in plan order. A second run thus writes the list the
+/// first one did, even where the first listed names this run no longer
+/// plans (values passed on to a callee hoisted then, say) before names it
+/// still does.
+static void mergeEarlierKept(const KernelPlan &plan,
+                             spec::HoistRecordAttr earlier,
+                             KeptRecordEntries &kept) {
+  llvm::SmallDenseMap<StringAttr, unsigned> fresh;
+  for (auto [index, param] : llvm::enumerate(kept.params))
+    fresh.try_emplace(cast<spec::KeptParamAttr>(param).getName(), index);
+  llvm::SmallDenseSet<StringAttr> decided;
+  for (const ParamPlan &param : plan.params)
+    decided.insert(param.name);
+  KeptRecordEntries merged;
+  SmallVector<bool> taken(kept.params.size(), false);
+  for (spec::HoistRecordAttr::KeptEntry entry : earlier.getKeptEntries()) {
+    StringAttr name = entry.param.getName();
+    if (auto it = fresh.find(name); it != fresh.end()) {
+      if (!taken[it->second]) {
+        merged.params.push_back(kept.params[it->second]);
+        merged.locations.push_back(kept.locations[it->second]);
+        taken[it->second] = true;
+      }
+    } else if (!decided.contains(name)) {
+      merged.params.push_back(entry.param);
+      merged.locations.push_back(entry.location);
+    }
+  }
+  for (auto [index, param] : llvm::enumerate(kept.params)) {
+    if (taken[index])
+      continue;
+    merged.params.push_back(param);
+    merged.locations.push_back(kept.locations[index]);
+  }
+  kept = std::move(merged);
+}
+
 /// Step 3: the function's record: what was hoisted (with the host argument
 /// of the first launch site), what was kept, where it is launched from.
 static void writeRecord(KernelPlan &plan, KeptRecordEntries &kept,
@@ -622,15 +662,7 @@ static void writeRecord(KernelPlan &plan, KeptRecordEntries &kept,
   if (spec::HoistRecordAttr earlier = spec::getHoistRecord(function)) {
     hoisted.insert(hoisted.begin(), earlier.getHoisted().begin(),
                    earlier.getHoisted().end());
-    llvm::SmallDenseSet<StringAttr> decided;
-    for (const ParamPlan &param : plan.params)
-      decided.insert(param.name);
-    for (spec::HoistRecordAttr::KeptEntry entry : earlier.getKeptEntries()) {
-      if (decided.contains(entry.param.getName()))
-        continue;
-      kept.params.push_back(entry.param);
-      kept.locations.push_back(entry.location);
-    }
+    mergeEarlierKept(plan, earlier, kept);
   }
   SmallVector<Attribute> sites;
   for (Operation *site : plan.kernel->launchSites)
