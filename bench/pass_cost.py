@@ -61,14 +61,22 @@ of the one process with --protocol after-hoist): no load on the machine
 changes these, so they are the figures to compare across runs and machines.
 Slow (about 50x): use sizes up to 100k.
 
+--heap traces the heap instead (heaptrack, one process per pass as above):
+the bytes allocated inside the pass manager, the most of them live at once
+(what the pass needs of memory the process has not touched yet: divided by
+the page size, about its first run's page faults), and, for the hoisting
+pass, what was live at that peak, by the two calls below
+hoistStrideSpecialization() that made it. Needs heaptrack and zstd.
+
   bench/pass_cost.py [--sizes 1000,10000,100000,1000000] [--params 8] [--chain 32]
                      [--shapes independent,shared,shared-kept,many]
                      [--protocol same-input|after-hoist]
                      [--verify-each] [--warm | --primed] [--no-threading]
-                     [--instructions]
+                     [--instructions | --heap]
 """
 
 import argparse
+import collections
 import mmap
 import os
 import re
@@ -258,6 +266,90 @@ def count_instructions(fly_opt, protocol, extra, path, workdir):
     raise RuntimeError('callgrind_annotate shows no hoisting pass')
 
 
+def without_template_arguments(name):
+    """`name` with its template argument lists written `<>`, so that a
+    DenseMap's growth reads as `llvm::DenseMapBase<>::grow`."""
+    out, depth = [], 0
+    for char in name:
+        if char == '<':
+            if depth == 0:
+                out.append('<>')
+            depth += 1
+        elif char == '>' and depth:
+            depth -= 1
+        elif depth == 0:
+            out.append(char)
+    return ''.join(out)
+
+
+def heap_trace(fly_opt, pipe, extra, path, workdir):
+    """The allocations of one fly-opt run of `pipe` under heaptrack: a list
+    of (+1 or -1, size, stack), each stack a tuple of function names, the
+    innermost first, in the order the process made them."""
+    out = os.path.join(workdir, 'heap')
+    subprocess.run(['heaptrack', '-o', out, fly_opt, f'--pass-pipeline={pipe}',
+                    *extra, '-o', os.devnull, path],
+                   capture_output=True, text=True, check=True)
+    text = subprocess.run(['zstd', '-dc', out + '.zst'], capture_output=True,
+                          text=True, check=True).stdout
+    os.remove(out + '.zst')
+    # heaptrack's data file: `s` strings, `i` instruction pointers (address,
+    # module, function name, ...), `t` trace nodes (pointer, parent), `a`
+    # allocation kinds (size, trace), `+`/`-` an allocation or free of a
+    # kind; numbers in hex, every table numbered from 1 but `a` from 0.
+    strings, pointers, nodes, kinds, events = [None], [None], [None], [], []
+    for line in text.splitlines():
+        tag, _, rest = line.partition(' ')
+        if tag == 's':
+            strings.append(rest.partition(' ')[2])
+        elif tag == 'i':
+            fields = [int(x, 16) for x in rest.split()]
+            pointers.append(strings[fields[2]] if len(fields) > 2 and fields[2]
+                            else hex(fields[0]))
+        elif tag == 't':
+            nodes.append(tuple(int(x, 16) for x in rest.split()))
+        elif tag == 'a':
+            kinds.append(tuple(int(x, 16) for x in rest.split()))
+        elif tag in ('+', '-'):
+            events.append((1 if tag == '+' else -1, int(rest, 16)))
+    stacks = {}
+
+    def stack(node):
+        if node not in stacks:
+            frames, n = [], node
+            while n:
+                pointer, n = nodes[n]
+                frames.append(without_template_arguments(
+                    pointers[pointer].split('(')[0]))
+            stacks[node] = tuple(frames)
+        return stacks[node]
+    return [(sign, kinds[kind][0], stack(kinds[kind][1]))
+            for sign, kind in events]
+
+
+def heap_figures(trace, inside='mlir::detail::OpToOpPassAdaptor::run',
+                 below='mlir::flyhoist::hoistStrideSpecialization'):
+    """(bytes allocated, peak bytes live, {call path: bytes live at the
+    peak}) of the allocations whose stack holds `inside`; call paths are the
+    two calls below `below`."""
+    live, allocated, current, peak, at_peak = collections.Counter(), 0, 0, 0, {}
+    for sign, size, stack in trace:
+        if not any(f.startswith(inside) for f in stack):
+            continue
+        key = 'other'
+        for depth, frame in enumerate(stack):
+            if frame == below:
+                key = ' > '.join(reversed(stack[max(0, depth - 2):depth]))
+                break
+        live[key] += sign * size
+        current += sign * size
+        if sign > 0:
+            allocated += size
+        if current > peak:
+            peak, at_peak = current, dict(live)
+    return allocated, peak, at_peak
+
+
 def page_touch_seconds(pages=4096):
     """Seconds the first write to a page of fresh anonymous memory costs
     (the page fault that maps it), the median of 5 runs over `pages`."""
@@ -337,19 +429,27 @@ def main():
                         help='run with --mlir-disable-threading (see above)')
     parser.add_argument('--instructions', action='store_true',
                         help='count instructions under callgrind instead of timing')
+    parser.add_argument('--heap', action='store_true',
+                        help='trace the heap under heaptrack instead of timing')
     parser.add_argument('--fly-opt')
     args = parser.parse_args()
     fly_opt = common.find_fly_opt(args.fly_opt)
     if (args.warm or args.primed) and args.instructions:
         parser.error('--warm and --primed time wall clock; --instructions '
                      'counts one run')
+    if args.heap and (args.warm or args.primed or args.instructions):
+        parser.error('--heap traces one cold run of each pass')
     if args.warm and args.primed:
         parser.error('--warm and --primed are two different processes')
     extra = [f'--verify-each={"true" if args.verify_each else "false"}']
     if args.no_threading:
         extra.append('--mlir-disable-threading')
 
-    if args.instructions:
+    if args.heap:
+        header = (f'{"shape":>12} {"ops":>9} {"kernels":>7} {"params":>6} '
+                  f'{"hoist KiB":>10} {"peak KiB":>9} {"pages":>6} '
+                  f'{"cse KiB":>8} {"peak KiB":>9} {"pages":>6}')
+    elif args.instructions:
         header = (f'{"shape":>12} {"ops":>9} {"kernels":>7} {"params":>6} '
                   f'{"hoist Mi":>9} {"cse Mi":>9} {"hoist/cse":>9} {"hoist i/op":>11}')
     else:
@@ -359,8 +459,9 @@ def main():
     print(f'fly-opt: {fly_opt}\nprotocol: {args.protocol}{process} '
           f'{" ".join(extra)}\n'
           f'--params {args.params} --chain {args.chain}'
-          f'{" (instructions, callgrind)" if args.instructions else ""}')
-    if not args.instructions:
+          f'{" (instructions, callgrind)" if args.instructions else ""}'
+          f'{" (heap, heaptrack)" if args.heap else ""}')
+    if not args.instructions and not args.heap:
         print(f'first touch of a {PAGE // 1024} KiB page here: '
               f'{page_touch_seconds() * 1e6:.2f} us')
     print(header)
@@ -383,6 +484,22 @@ def main():
             ops = sum(1 for line in text.splitlines()
                       if '=' in line or line.strip().startswith(
                           ('gpu.', 'memref.store', 'scf.', 'func.', 'return', '}')))
+            if args.heap:
+                hoist = heap_figures(heap_trace(
+                    fly_opt, f'builtin.module({HOIST})', extra, path, workdir))
+                cse = heap_figures(heap_trace(
+                    fly_opt, 'builtin.module(cse)', extra, path, workdir))
+                print(f'{shape:>12} {ops:>9} {kernels:>7} {params_per_kernel * kernels:>6} '
+                      f'{hoist[0] / 1024:>10.1f} {hoist[1] / 1024:>9.1f} '
+                      f'{hoist[1] / PAGE:>6.0f} {cse[0] / 1024:>8.1f} '
+                      f'{cse[1] / 1024:>9.1f} {cse[1] / PAGE:>6.0f}')
+                for path_name, size in sorted(hoist[2].items(),
+                                              key=lambda item: -item[1])[:8]:
+                    if size > 0:
+                        print(f'{"":>14}{size / 1024:>7.1f} KiB live at the peak: '
+                              f'{path_name}')
+                sys.stdout.flush()
+                continue
             if args.instructions:
                 hoist, cse = count_instructions(fly_opt, args.protocol, extra,
                                                 path, workdir)
