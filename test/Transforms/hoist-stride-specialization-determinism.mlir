@@ -1,5 +1,6 @@
 // Output (module and remarks) is identical across runs and with threading on
-// and off; the pass twice (in one pipeline, or on its own output) equals once.
+// and off; the pass twice (in one pipeline, or on its own output) equals once,
+// under every option set of the differential test (determinism.py).
 //
 // RUN: fly-opt %s -hoist-stride-specialization > %t.a 2> %t.a.err
 // RUN: fly-opt %s -hoist-stride-specialization > %t.b 2> %t.b.err
@@ -15,7 +16,7 @@
 // RUN: diff %t.a %t.again
 // RUN: %python %flyhoist_src_root/fuzz/determinism.py --fly-opt fly-opt \
 // RUN:   --runs 2 --random 6 %s | FileCheck %s --check-prefix=RANDOM
-// RANDOM: determinism: 7 inputs, 0 problems
+// RANDOM: determinism: 7 inputs, 9 option sets, 0 problems
 
 // Several kernels (gpu.module and host level), parameters of several types,
 // one hoisted, one kept, one through `equals`, launched from two sites.
