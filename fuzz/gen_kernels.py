@@ -233,7 +233,12 @@ class Kernel:
 
     def gpu_module_text(self, values):
         """The same kernel as a `gpu.func` in a `gpu.module`, launched by a
-        host function (for fuzzing and determinism; not run)."""
+        host function (for fuzzing and determinism; not run). Drawn at
+        random: the host is itself a kernel (`spec.kernel`) with a parameter
+        of its own as the launch's grid size (kept: launch
+        dimensions), and it takes its own symbol with `func.constant` (so it
+        cannot take arguments and passes the kernel's hoisted values on as
+        constants, which its record lists as kept)."""
         body = "\n".join("  " + l for l in self.lines)
         for param in self.params:
             body = body.replace("@VALUE_%s@" % param.name, str(values[param.name]))
@@ -244,6 +249,8 @@ class Kernel:
             types.append("index")
         decl = ", ".join("%s: %s" % a for a in zip(args, types))
         passed = ", ".join("%s : %s" % a for a in zip(args, types))
+        own_param = self.rng.random() < 0.5
+        takes_own_symbol = self.rng.random() < 0.5
         text = ["module attributes {gpu.container_module} {",
                 "  gpu.module @kernels {"]
         if self.needs_callee:
@@ -253,10 +260,22 @@ class Kernel:
                      "    }"]
         text += ["    gpu.func @kernel(%s) kernel {" % decl, body,
                  "      gpu.return", "    }", "  }",
-                 "  func.func @host(%s) {" % decl,
-                 "    %c1 = arith.constant 1 : index",
-                 "    gpu.launch_func @kernels::@kernel blocks in (%c1, %c1, %c1)"
-                 " threads in (%c1, %c1, %c1) args(" + passed + ")",
+                 "  func.func @host(%s)%s {"
+                 % (decl, " attributes {spec.kernel}" if own_param else "")]
+        if takes_own_symbol:
+            text.append("    %%self = constant @host : (%s) -> ()" % ", ".join(types))
+        text.append("    %c1 = arith.constant 1 : index")
+        grid = "%c1"
+        if own_param:
+            grid = "%nb"
+            # Named to sort before or after the kernel's p0, p1, ...: a
+            # record lists kept names in order, the host's own and those it
+            # passes on.
+            text.append('    %%nb = spec.param "%s" = %d : index'
+                        % (self.rng.choice(["blocks", "x_blocks"]),
+                           self.rng.randrange(1, 5)))
+        text += ["    gpu.launch_func @kernels::@kernel blocks in (%s, %%c1, %%c1)"
+                 " threads in (%%c1, %%c1, %%c1) args(%s)" % (grid, passed),
                  "    return", "  }", "}"]
         return "\n".join(text) + "\n"
 
