@@ -235,10 +235,10 @@ class Kernel:
         """The same kernel as a `gpu.func` in a `gpu.module`, launched by a
         host function (for fuzzing and determinism; not run). Drawn at
         random: the host is itself a kernel (`spec.kernel`) with a parameter
-        of its own as the launch's grid size (kept: launch
-        dimensions), and it takes its own symbol with `func.constant` (so it
-        cannot take arguments and passes the kernel's hoisted values on as
-        constants, which its record lists as kept)."""
+        of its own as the launch's grid size (kept: launch dimensions), and
+        it takes its own symbol with `func.constant` (so it cannot take
+        arguments and passes the kernel's hoisted values on as constants,
+        which its record lists as kept)."""
         body = "\n".join("  " + l for l in self.lines)
         for param in self.params:
             body = body.replace("@VALUE_%s@" % param.name, str(values[param.name]))
