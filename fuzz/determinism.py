@@ -43,7 +43,11 @@ def check_idempotent(fly_opt, name, text, split, options):
     split = split + ["-mlir-print-debuginfo"]
     once = run(fly_opt, split + [flag], text)
     if once[0] != 0:
-        return []
+        # The caller checks only inputs the pass accepts with its defaults; a
+        # run that fails under other options (a crash included) is reported.
+        first_line = (once[2].strip().splitlines() or ["no message"])[0]
+        return ["%s [%s]: the pass fails (exit status %d): %s"
+                % (name, options, once[0], first_line)]
     problems = []
     twice = run(fly_opt, split + [flag, flag], text)
     if twice[:2] != once[:2]:
