@@ -68,11 +68,19 @@ the page size, about its first run's page faults), and, for the hoisting
 pass, what was live at that peak, by the two calls below
 hoistStrideSpecialization() that made it. Needs heaptrack and zstd.
 
+--faults counts page faults instead: each pass runs in its own fresh
+process of flyhoist-pass-faults (bench/pass_faults.cpp, built next to
+fly-opt), which reads the process's minor page faults right before and right
+after the pass (getrusage), and times it the same way; the fewest faults and
+the fastest time of --repeat runs are reported. The faults are the pages the
+pass touches that the process did not have: heap it grows into, and code of
+the pass and of the MLIR it calls.
+
   bench/pass_cost.py [--sizes 1000,10000,100000,1000000] [--params 8] [--chain 32]
                      [--shapes independent,shared,shared-kept,many]
                      [--protocol same-input|after-hoist]
                      [--verify-each] [--warm | --primed] [--no-threading]
-                     [--instructions | --heap]
+                     [--instructions | --heap | --faults]
 """
 
 import argparse
@@ -407,6 +415,24 @@ def wall_times(fly_opt, protocol, extra, path, repeat, split_parts):
     return best
 
 
+def count_faults(fly_opt, path, repeat):
+    """{pass name: (fewest minor page faults, fastest wall seconds)} of
+    hoisting and of cse, each in its own flyhoist-pass-faults process, the
+    two alternated `repeat` times."""
+    driver = os.path.join(os.path.dirname(fly_opt), 'flyhoist-pass-faults')
+    best = {}
+    for _ in range(repeat):
+        for pipe in (f'builtin.module({HOIST})', 'builtin.module(cse)'):
+            out = subprocess.run([driver, pipe, path], capture_output=True,
+                                 text=True, check=True).stdout
+            for line in out.splitlines():
+                name, faults, micros = line.split()
+                old = best.get(name, (int(faults), float(micros) / 1e6))
+                best[name] = (min(old[0], int(faults)),
+                              min(old[1], float(micros) / 1e6))
+    return best
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument('--sizes', default='1000,10000,100000,1000000')
@@ -431,6 +457,8 @@ def main():
                         help='count instructions under callgrind instead of timing')
     parser.add_argument('--heap', action='store_true',
                         help='trace the heap under heaptrack instead of timing')
+    parser.add_argument('--faults', action='store_true',
+                        help='count page faults of each pass (see above)')
     parser.add_argument('--fly-opt')
     args = parser.parse_args()
     fly_opt = common.find_fly_opt(args.fly_opt)
@@ -441,11 +469,20 @@ def main():
         parser.error('--heap traces one cold run of each pass')
     if args.warm and args.primed:
         parser.error('--warm and --primed are two different processes')
+    if args.faults and (args.warm or args.primed or args.instructions or
+                        args.heap or args.no_threading or args.verify_each or
+                        args.protocol != 'same-input'):
+        parser.error('--faults counts one cold run of each pass, as '
+                     'flyhoist-pass-faults runs it')
     extra = [f'--verify-each={"true" if args.verify_each else "false"}']
     if args.no_threading:
         extra.append('--mlir-disable-threading')
 
-    if args.heap:
+    if args.faults:
+        header = (f'{"shape":>12} {"ops":>9} {"kernels":>7} {"params":>6} '
+                  f'{"hoist pf":>8} {"cse pf":>7} {"hoist s":>9} {"cse s":>9} '
+                  f'{"hoist/cse":>9}')
+    elif args.heap:
         header = (f'{"shape":>12} {"ops":>9} {"kernels":>7} {"params":>6} '
                   f'{"hoist KiB":>10} {"peak KiB":>9} {"pages":>6} '
                   f'{"cse KiB":>8} {"peak KiB":>9} {"pages":>6}')
@@ -460,7 +497,8 @@ def main():
           f'{" ".join(extra)}\n'
           f'--params {args.params} --chain {args.chain}'
           f'{" (instructions, callgrind)" if args.instructions else ""}'
-          f'{" (heap, heaptrack)" if args.heap else ""}')
+          f'{" (heap, heaptrack)" if args.heap else ""}'
+          f'{" (page faults, flyhoist-pass-faults)" if args.faults else ""}')
     if not args.instructions and not args.heap:
         print(f'first touch of a {PAGE // 1024} KiB page here: '
               f'{page_touch_seconds() * 1e6:.2f} us')
@@ -484,6 +522,14 @@ def main():
             ops = sum(1 for line in text.splitlines()
                       if '=' in line or line.strip().startswith(
                           ('gpu.', 'memref.store', 'scf.', 'func.', 'return', '}')))
+            if args.faults:
+                best = count_faults(fly_opt, path, args.repeat)
+                hoist, cse = best['HoistStrideSpecialization'], best['CSE']
+                print(f'{shape:>12} {ops:>9} {kernels:>7} {params_per_kernel * kernels:>6} '
+                      f'{hoist[0]:>8} {cse[0]:>7} {hoist[1]:>9.4f} {cse[1]:>9.4f} '
+                      f'{hoist[1] / cse[1]:>9.2f}')
+                sys.stdout.flush()
+                continue
             if args.heap:
                 hoist = heap_figures(heap_trace(
                     fly_opt, f'builtin.module({HOIST})', extra, path, workdir))

@@ -17,6 +17,7 @@ asan_build="${FLYHOIST_ASAN_BUILD_DIR:-$root/build-asan}"
 
 # The C and C++ sources are clang-format clean (.clang-format, LLVM style).
 find "$root/include" "$root/lib" "$root/tools" "$root/test" "$root/fuzz" \
+  "$root/bench" \
   "$root/examples" \( -name '*.cpp' -o -name '*.h' -o -name '*.c' \) -print0 |
   xargs -0 clang-format-22 --dry-run --Werror
 

@@ -24,6 +24,7 @@ llvm_config.use_default_substitutions()
 tool_dirs = [config.flyhoist_tools_dir, config.llvm_tools_dir]
 tools = [
     "fly-opt",
+    "flyhoist-pass-faults",
     ToolSubst("mlir-runner", unresolved="ignore"),
     ToolSubst("mlir-opt", unresolved="ignore"),
 ]
