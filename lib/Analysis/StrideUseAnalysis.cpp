@@ -145,7 +145,7 @@ std::optional<UseVerdict> StrideUseRules::classify(OpOperand &use,
     return UseVerdict::blocking(BlockReason::UnknownOperand);
   if (role->second == OperandRole::Address)
     return UseVerdict::sink();
-  return UseVerdict::passThrough(op->getResults(), facet);
+  return UseVerdict::passThroughResults(op, facet);
 }
 
 //===----------------------------------------------------------------------===//
@@ -170,7 +170,7 @@ UseVerdict mlir::flyhoist::classifyUse(OpOperand &use, unsigned facet,
   if (auto branch = dyn_cast<BranchOpInterface>(op)) {
     if (std::optional<BlockArgument> argument =
             branch.getSuccessorBlockArgument(use.getOperandNumber()))
-      return UseVerdict::passThrough({FacetedValue{*argument, facet}});
+      return UseVerdict::passThrough(*argument, facet);
     return UseVerdict::blocking(BlockReason::BranchCondition);
   }
   return UseVerdict::blocking(BlockReason::UnknownOperation);

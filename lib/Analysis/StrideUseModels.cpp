@@ -240,7 +240,7 @@ template <typename Rule, typename... OpTys> void attach(MLIRContext *context) {
 /// in the facet it came in.
 struct PassThrough {
   static UseVerdict classify(Operation *op, OpOperand &, unsigned facet) {
-    return UseVerdict::passThrough(op->getResults(), facet);
+    return UseVerdict::passThroughResults(op, facet);
   }
 };
 
@@ -249,7 +249,7 @@ struct Shift {
   static UseVerdict classify(Operation *op, OpOperand &use, unsigned facet) {
     if (use.getOperandNumber() != 0)
       return UseVerdict::blocking(BlockReason::ShiftAmount);
-    return UseVerdict::passThrough(op->getResults(), facet);
+    return UseVerdict::passThroughResults(op, facet);
   }
 };
 
@@ -335,7 +335,7 @@ struct Select {
     Type type = op->getResult(0).getType();
     if (use.getOperandNumber() != 0 &&
         isa<LLVM::LLVMPointerType, LLVM::LLVMStructType>(type))
-      return UseVerdict::passThrough(op->getResults(), facet);
+      return UseVerdict::passThroughResults(op, facet);
     return UseVerdict::blocking(BlockReason::Clamp);
   }
 };

@@ -97,6 +97,21 @@ UseVerdict UseVerdict::passThrough(ValueRange values, unsigned facet) {
   return verdict;
 }
 
+UseVerdict UseVerdict::passThrough(Value value, unsigned facet) {
+  UseVerdict verdict;
+  verdict.kind = Kind::PassThrough;
+  verdict.forwardedTo.push_back({value, facet});
+  return verdict;
+}
+
+UseVerdict UseVerdict::passThroughResults(Operation *op, unsigned facet) {
+  UseVerdict verdict;
+  verdict.kind = Kind::PassThrough;
+  for (unsigned i = 0, e = op->getNumResults(); i < e; ++i)
+    verdict.forwardedTo.push_back({op->getResult(i), facet});
+  return verdict;
+}
+
 UseVerdict UseVerdict::passThrough(ArrayRef<FacetedValue> reached) {
   UseVerdict verdict;
   verdict.kind = Kind::PassThrough;

@@ -141,6 +141,14 @@ struct UseVerdict {
   /// A use through which the parameter reaches each of `values` in `facet`.
   static UseVerdict passThrough(ValueRange values,
                                 unsigned facet = kValueFacet);
+  /// A use through which the parameter reaches `value` in `facet`.
+  static UseVerdict passThrough(Value value, unsigned facet = kValueFacet);
+  /// A use through which the parameter reaches every result of `op` in
+  /// `facet`: the rule of arithmetic, the most frequent use of all. (Read
+  /// from the op, not through a ValueRange, whose elements are each an
+  /// out-of-line call.)
+  static UseVerdict passThroughResults(Operation *op,
+                                       unsigned facet = kValueFacet);
   /// A use through which the parameter reaches exactly `reached`.
   static UseVerdict passThrough(ArrayRef<FacetedValue> reached);
   /// An address operand of a memory access.
