@@ -152,12 +152,15 @@ std::optional<UseVerdict> StrideUseRules::classify(OpOperand &use,
 // Classification
 //===----------------------------------------------------------------------===//
 
-UseVerdict mlir::flyhoist::classifyUse(OpOperand &use, unsigned facet,
-                                       const StrideUseRules &rules) {
+/// classifyUse() with the owner's StrideUseOpInterface already looked up
+/// (null when it has none).
+static UseVerdict classifyUseWithModel(OpOperand &use, unsigned facet,
+                                       const StrideUseRules &rules,
+                                       StrideUseOpInterface model) {
   Operation *op = use.getOwner();
   if (std::optional<UseVerdict> verdict = rules.classify(use, facet))
     return *verdict;
-  if (auto model = dyn_cast<StrideUseOpInterface>(op))
+  if (model)
     return model.classifyStrideUse(use, facet);
   // Function returns are return-like terminators too: test them first.
   if (op->hasTrait<OpTrait::ReturnLike>() &&
@@ -174,6 +177,12 @@ UseVerdict mlir::flyhoist::classifyUse(OpOperand &use, unsigned facet,
     return UseVerdict::blocking(BlockReason::BranchCondition);
   }
   return UseVerdict::blocking(BlockReason::UnknownOperation);
+}
+
+UseVerdict mlir::flyhoist::classifyUse(OpOperand &use, unsigned facet,
+                                       const StrideUseRules &rules) {
+  return classifyUseWithModel(use, facet, rules,
+                              dyn_cast<StrideUseOpInterface>(use.getOwner()));
 }
 
 //===----------------------------------------------------------------------===//
@@ -382,7 +391,8 @@ private:
     auto [value, facet] = s.nodes[node];
     unsigned first = s.edges.size();
     for (OpOperand &use : value.getUses()) {
-      UseVerdict verdict = classifyUse(use, facet, rules);
+      UseVerdict verdict =
+          classifyUseWithModel(use, facet, rules, modelOf(use.getOwner()));
       UseEdge edge{&use, verdict.kind, verdict.reason,
                    static_cast<unsigned>(s.targets.size()),
                    static_cast<unsigned>(verdict.forwardedTo.size())};
@@ -394,6 +404,19 @@ private:
     }
     s.edgeBegin[node] = first;
     s.numEdges[node] = s.edges.size() - first;
+  }
+
+  /// The StrideUseOpInterface of `op`. A dyn_cast searches the op's
+  /// interface map twice (the test, then the cast), per use; the model
+  /// registered on an op name is looked up once per name here. Ops whose
+  /// model, if any, comes from their dialect are asked as MLIR asks them.
+  StrideUseOpInterface modelOf(Operation *op) {
+    auto [it, inserted] = models.try_emplace(op->getName(), nullptr);
+    if (inserted)
+      it->second = op->getName().getInterface<StrideUseOpInterface>();
+    if (it->second)
+      return StrideUseOpInterface(op, it->second);
+    return dyn_cast<StrideUseOpInterface>(op);
   }
 
   /// The targets of all of `node`'s edges, one run of `targets`.
@@ -503,6 +526,8 @@ private:
   SmallVector<ParamUseSummary> summaries;
   /// (root node, parameter).
   SmallVector<std::pair<unsigned, unsigned>> seeds;
+  /// The model registered on each op name met (see modelOf).
+  DenseMap<OperationName, StrideUseOpInterface::Concept *> models;
   /// With a visitor: each edge's verdict, as classifyUse gave it.
   std::vector<UseVerdict> verdicts;
   ParamUseScratch::Storage &s;
