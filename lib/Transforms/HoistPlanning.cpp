@@ -19,7 +19,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
-#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <map>
@@ -53,10 +52,14 @@ static SmallVector<unsigned> sortedByName(unsigned count, NameOf nameOf) {
                (i < name.size() ? static_cast<unsigned char>(name[i]) : 0);
     entries.push_back({prefix, name, index});
   }
+  // Equal names keep their order (the index breaks the tie): the sort is
+  // not stable.
   llvm::sort(entries, [](const Entry &a, const Entry &b) {
     if (a.prefix != b.prefix)
       return a.prefix < b.prefix;
-    return a.name < b.name;
+    if (int order = a.name.compare(b.name))
+      return order < 0;
+    return a.index < b.index;
   });
   return llvm::map_to_vector(entries,
                              [](const Entry &entry) { return entry.index; });
@@ -73,22 +76,36 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
   std::vector<ParamPlan> plans;
   if (kernel.params.empty())
     return plans;
-  // The ops of each name, grouped by the name attribute (no string copies)
-  // and then put in name order, the order of the new arguments.
-  llvm::MapVector<StringAttr, SmallVector<ParamOp, 1>> grouped;
-  grouped.reserve(kernel.params.size());
-  for (ParamOp param : kernel.params)
-    grouped[param.getNameAttr()].push_back(param);
-  auto groups = grouped.takeVector();
+  // The ops in name order, the order of the new arguments, and each name's
+  // ops in IR order: a run of one name is one parameter. (Sorting the ops
+  // themselves: nearly every name has one op, and grouping them in a map
+  // first costs more than it saves.)
+  ArrayRef<ParamOp> ops = kernel.params;
+  // (ParamOp's accessors are not const: read through a copy.)
+  auto nameAt = [&](unsigned i) { return ParamOp(ops[i]).getNameAttr(); };
   SmallVector<unsigned> order = sortedByName(
-      groups.size(), [&](unsigned i) { return groups[i].first.getValue(); });
-  auto byName = llvm::map_range(
-      order, [&](unsigned index) -> auto & { return groups[index]; });
+      ops.size(), [&](unsigned i) { return nameAt(i).getValue(); });
+  SmallVector<std::pair<unsigned, unsigned>> runs; // [first, last) of order
+  for (unsigned first = 0, end = order.size(); first < end;) {
+    StringAttr name = nameAt(order[first]);
+    unsigned last = first + 1;
+    while (last < end && nameAt(order[last]) == name)
+      ++last;
+    runs.push_back({first, last});
+    first = last;
+  }
+  auto opsOf = [&](std::pair<unsigned, unsigned> run) {
+    return llvm::map_range(
+        ArrayRef(order).slice(run.first, run.second - run.first),
+        [&](unsigned index) { return ParamOp(ops[index]); });
+  };
   SmallVector<SmallVector<Value>> roots;
-  roots.reserve(groups.size());
-  for (auto &[name, ops] : byName)
-    roots.push_back(llvm::map_to_vector(
-        ops, [](ParamOp op) -> Value { return op.getResult(); }));
+  roots.reserve(runs.size());
+  for (auto run : runs) {
+    SmallVector<Value> &values = roots.emplace_back();
+    for (ParamOp op : opsOf(run))
+      values.push_back(op.getResult());
+  }
   SmallVector<ParamUseSummary> summaries =
       analyzeParamUses(roots, rules, {}, &scratch);
   // A name an earlier run kept (its spec.params left in place by
@@ -101,14 +118,15 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
   if (spec::HoistRecordAttr earlier = spec::getHoistRecord(kernel.function))
     for (spec::HoistRecordAttr::KeptEntry kept : earlier.getKeptEntries())
       keptBefore.try_emplace(kept.param.getName(), kept);
-  plans.reserve(groups.size());
-  for (auto [entry, summary] : llvm::zip(byName, summaries)) {
-    auto &[name, ops] = entry;
+  plans.reserve(runs.size());
+  for (auto [run, summary] : llvm::zip(runs, summaries)) {
     ParamPlan &param = plans.emplace_back();
-    param.name = name;
-    param.value = ops.front().getIntValue();
-    param.type = ops.front().getType();
-    param.ops = std::move(ops);
+    ParamOp front = ops[order[run.first]];
+    param.name = front.getNameAttr();
+    param.value = front.getIntValue();
+    param.type = front.getType();
+    llvm::append_range(param.ops, opsOf(run));
+    StringAttr name = param.name;
     bool anyUse = false;
     for (ParamOp op : param.ops) {
       anyUse |= !op.use_empty();
