@@ -126,7 +126,6 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
     param.value = front.getIntValue();
     param.type = front.getType();
     llvm::append_range(param.ops, opsOf(run));
-    StringAttr name = param.name;
     bool anyUse = false;
     for (ParamOp op : param.ops) {
       anyUse |= !op.use_empty();
@@ -138,7 +137,7 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
         if (Operation *scope = isolatedScope(op); scope != kernel.function)
           param.unreachableScope = scope;
     }
-    if (auto kept = keptBefore.find(name); kept != keptBefore.end()) {
+    if (auto kept = keptBefore.find(param.name); kept != keptBefore.end()) {
       param.decision = ParamPlan::Decision::Keep;
       param.reason = kept->second.param.getReason();
       param.blockingLoc = Location(kept->second.location);

@@ -1,6 +1,6 @@
 // flyhoist-pass-faults (bench/pass_faults.cpp): one line per pass, in pipeline
 // order, with its page faults and microseconds; a failing pass is reported
-// too and makes the exit status 1.
+// too and makes the exit status non-zero.
 // RUN: flyhoist-pass-faults 'builtin.module(hoist-stride-specialization{remarks=false},cse)' %s | FileCheck %s
 // RUN: not flyhoist-pass-faults 2>&1 | FileCheck %s --check-prefix=USAGE
 // RUN: not flyhoist-pass-faults 'builtin.module(no-such-pass)' %s 2>&1 | FileCheck %s --check-prefix=PIPELINE
