@@ -68,14 +68,15 @@ static SmallVector<unsigned> sortedByName(unsigned count, NameOf nameOf) {
 /// Classifies the function's own parameters, by name, with the use analysis
 /// (one propagation for all of them): Hoist (address-only), Keep (with the
 /// first blocking use) or Unused. Where the value comes from (argument or
-/// `equals`) is decided by ArgumentPlanner.
-static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
-                                            const StrideUseRules &rules,
-                                            ParamUseScratch &scratch,
-                                            BlockReasonAttrs &reasons) {
-  std::vector<ParamPlan> plans;
+/// `equals`) is decided by ArgumentPlanner. Replaces what `plans` held,
+/// reusing its memory (see HoistPlanner::planGroup).
+static void planOwnParams(const DiscoveredKernel &kernel,
+                          const StrideUseRules &rules, ParamUseScratch &scratch,
+                          BlockReasonAttrs &reasons,
+                          std::vector<ParamPlan> &plans) {
+  plans.clear();
   if (kernel.params.empty())
-    return plans;
+    return;
   // The ops in name order, the order of the new arguments, and each name's
   // ops in IR order: a run of one name is one parameter. (Sorting the ops
   // themselves: nearly every name has one op, and grouping them in a map
@@ -152,7 +153,6 @@ static std::vector<ParamPlan> planOwnParams(const DiscoveredKernel &kernel,
       param.decision = ParamPlan::Decision::Hoist;
     }
   }
-  return plans;
 }
 
 //===----------------------------------------------------------------------===//
@@ -621,12 +621,15 @@ HoistPlanner::HoistPlanner(const DiscoveredModule &discovered,
 }
 
 void HoistPlanner::planGroup(unsigned index, std::vector<KernelPlan> &plans) {
-  plans.clear();
-  for (unsigned function : groups[index]) {
-    KernelPlan &plan = plans.emplace_back();
+  // The plans of the last group are overwritten in place: a new vector per
+  // function would be fresh memory for every group, as the allocator hands
+  // the one just freed to the first smaller request (a page fault per 4 KiB
+  // the first time it is written).
+  plans.resize(groups[index].size());
+  for (auto [plan, function] : llvm::zip_equal(plans, groups[index])) {
     plan.kernel = &discovered.kernels[function];
     plan.callsPlannedFunction = callsPlanned[function];
-    plan.params = planOwnParams(*plan.kernel, rules, scratch, reasons);
+    planOwnParams(*plan.kernel, rules, scratch, reasons, plan.params);
   }
   if (plans.size() == 1 && !plans.front().callsPlannedFunction)
     finishIsolated(plans.front(), options);

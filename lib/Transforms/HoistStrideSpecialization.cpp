@@ -41,9 +41,11 @@ FailureOr<StrideUseRules> mlir::flyhoist::validateHoistOptions(
   return rules;
 }
 
-FailureOr<HoistSummary>
-mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
-                                          const HoistOptions &options) {
+/// hoistStrideSpecialization() once the context has the dialects the
+/// rewrite creates ops of and the analysis' models attached: the pass's
+/// dependent dialects see to that before it runs, so the pass starts here.
+static FailureOr<HoistSummary>
+hoistWithModelsAttached(ModuleOp module, const HoistOptions &options) {
   auto emitError = [&] { return module.emitError(); };
   FailureOr<StrideUseRules> rules = validateHoistOptions(options, emitError);
   if (failed(rules))
@@ -58,14 +60,6 @@ mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
       return module.emitError() << "cannot write manifest '"
                                 << options.manifestPath << "': " << error;
   }
-  // Called without a pass manager, nothing may have loaded the dialects of
-  // the ops the rewrite creates, nor attached the analysis' models.
-  MLIRContext *context = module.getContext();
-  context->getOrLoadDialect<arith::ArithDialect>();
-  context->getOrLoadDialect<LLVM::LLVMDialect>();
-  DialectRegistry models;
-  registerStrideUseExternalModels(models);
-  context->appendDialectRegistry(models);
   FailureOr<DiscoveredModule> discovered = discoverKernels(module);
   if (failed(discovered))
     return failure();
@@ -95,6 +89,20 @@ mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
   return summary;
 }
 
+FailureOr<HoistSummary>
+mlir::flyhoist::hoistStrideSpecialization(ModuleOp module,
+                                          const HoistOptions &options) {
+  // Called without a pass manager, nothing may have loaded the dialects of
+  // the ops the rewrite creates, nor attached the analysis' models.
+  MLIRContext *context = module.getContext();
+  context->getOrLoadDialect<arith::ArithDialect>();
+  context->getOrLoadDialect<LLVM::LLVMDialect>();
+  DialectRegistry models;
+  registerStrideUseExternalModels(models);
+  context->appendDialectRegistry(models);
+  return hoistWithModelsAttached(module, options);
+}
+
 namespace {
 struct HoistStrideSpecializationPass
     : public flyhoist::impl::HoistStrideSpecializationBase<
@@ -120,8 +128,10 @@ struct HoistStrideSpecializationPass
     options.passThroughOperands.assign(passThroughOperands.begin(),
                                        passThroughOperands.end());
     options.manifestPath = manifestPath;
+    // getDependentDialects() has loaded the dialects and attached the
+    // models: attaching them again would only cost time.
     FailureOr<HoistSummary> summary =
-        hoistStrideSpecialization(getOperation(), options);
+        hoistWithModelsAttached(getOperation(), options);
     if (failed(summary))
       return signalPassFailure();
     numHoisted += summary->hoisted;
