@@ -262,11 +262,15 @@ struct mlir::flyhoist::ParamUseScratch::Storage {
   };
 
   DenseMap<Node, unsigned> nodeIndex;
-  std::vector<Node> nodes;
-  /// Per node: its edges are `edges[edgeBegin[n], edgeBegin[n] +
-  /// numEdges[n])`, and its targets one run of `targets`.
-  std::vector<unsigned> edgeBegin;
-  std::vector<unsigned> numEdges;
+  /// A node and its edges, `edges[edgeBegin, edgeBegin + numEdges)`, whose
+  /// targets are one run of `targets`.
+  struct NodeInfo {
+    Value value;
+    unsigned facet;
+    unsigned edgeBegin;
+    unsigned numEdges;
+  };
+  std::vector<NodeInfo> nodes;
   std::vector<UseEdge> edges;
   std::vector<unsigned> targets;
   /// Nodes in post-order, then each node's place in the reverse.
@@ -276,13 +280,16 @@ struct mlir::flyhoist::ParamUseScratch::Storage {
   std::vector<uint64_t> propagated;
   /// The depth-first search's stack: (node, next target to look at).
   std::vector<std::pair<unsigned, unsigned>> stack;
+  /// (root node, parameter).
+  std::vector<std::pair<unsigned, unsigned>> seeds;
+  /// The model registered on each op name met (see Propagation::modelOf).
+  /// Emptied with the rest: a caller may attach models between two calls.
+  DenseMap<OperationName, StrideUseOpInterface::Concept *> models;
 
   /// Empties everything, keeping the memory.
   void clear() {
     nodeIndex.clear();
     nodes.clear();
-    edgeBegin.clear();
-    numEdges.clear();
     edges.clear();
     targets.clear();
     postOrder.clear();
@@ -290,6 +297,8 @@ struct mlir::flyhoist::ParamUseScratch::Storage {
     reached.clear();
     propagated.clear();
     stack.clear();
+    seeds.clear();
+    models.clear();
   }
 };
 
@@ -326,12 +335,12 @@ public:
 
   /// Parameter `param` reaches `value` (a root).
   void seed(Value value, unsigned param) {
-    seeds.push_back({nodeOf({value, kValueFacet}), param});
+    s.seeds.push_back({nodeOf({value, kValueFacet}), param});
   }
 
   /// Runs to the fixpoint and returns the summaries.
   SmallVector<ParamUseSummary> run() {
-    for (auto [node, param] : seeds)
+    for (auto [node, param] : s.seeds)
       search(node);
     unsigned numNodes = s.nodes.size();
     s.rpoIndex.resize(numNodes);
@@ -340,7 +349,7 @@ public:
       s.rpoIndex[node] = index;
     s.reached.assign(size_t(numNodes) * words, 0);
     s.propagated.assign(size_t(numNodes) * words, 0);
-    for (auto [node, param] : seeds)
+    for (auto [node, param] : s.seeds)
       s.reached[node * words + param / 64] |= uint64_t(1) << (param % 64);
     // Sweeps in reverse post-order; a back edge that brings new parameters
     // to an earlier node starts another sweep there.
@@ -358,9 +367,10 @@ public:
         }
         if (!any)
           continue;
-        for (unsigned e = s.edgeBegin[node], end = e + s.numEdges[node];
+        for (unsigned e = s.nodes[node].edgeBegin,
+                      end = e + s.nodes[node].numEdges;
              e < end; ++e) {
-          visitUse(e, s.nodes[node].second, delta);
+          visitUse(e, s.nodes[node].facet, delta);
           const UseEdge &edge = s.edges[e];
           for (unsigned target :
                ArrayRef(s.targets).slice(edge.firstTarget, edge.numTargets))
@@ -376,19 +386,22 @@ public:
 private:
   /// The number of `node`, a new one if it has none.
   unsigned nodeOf(Node node) {
-    node.second = normalizeFacet(node.first.getType(), node.second);
+    // Every type has facet 0, the most frequent by far: only another facet
+    // needs the value's type.
+    if (node.second != kValueFacet)
+      node.second = normalizeFacet(node.first.getType(), node.second);
     auto [it, inserted] = s.nodeIndex.try_emplace(node, s.nodes.size());
     if (inserted) {
-      s.nodes.push_back(node);
-      s.edgeBegin.push_back(0);
-      s.numEdges.push_back(kNotExpanded);
+      s.nodes.push_back({node.first, node.second, 0, kNotExpanded});
     }
     return it->second;
   }
 
   /// Classifies every use of `node` and numbers the nodes they reach.
   void expand(unsigned node) {
-    auto [value, facet] = s.nodes[node];
+    // (Copied: numbering the targets may grow `nodes`.)
+    Value value = s.nodes[node].value;
+    unsigned facet = s.nodes[node].facet;
     unsigned first = s.edges.size();
     for (OpOperand &use : value.getUses()) {
       UseVerdict verdict =
@@ -402,8 +415,8 @@ private:
       if (visitor)
         verdicts.push_back(std::move(verdict));
     }
-    s.edgeBegin[node] = first;
-    s.numEdges[node] = s.edges.size() - first;
+    s.nodes[node].edgeBegin = first;
+    s.nodes[node].numEdges = s.edges.size() - first;
   }
 
   /// The StrideUseOpInterface of `op`. A dyn_cast searches the op's
@@ -411,7 +424,7 @@ private:
   /// registered on an op name is looked up once per name here. Ops whose
   /// model, if any, comes from their dialect are asked as MLIR asks them.
   StrideUseOpInterface modelOf(Operation *op) {
-    auto [it, inserted] = models.try_emplace(op->getName(), nullptr);
+    auto [it, inserted] = s.models.try_emplace(op->getName(), nullptr);
     if (inserted)
       it->second = op->getName().getInterface<StrideUseOpInterface>();
     if (it->second)
@@ -421,25 +434,27 @@ private:
 
   /// The targets of all of `node`'s edges, one run of `targets`.
   std::pair<unsigned, unsigned> targetRange(unsigned node) const {
-    unsigned count = s.numEdges[node];
+    unsigned edgeBegin = s.nodes[node].edgeBegin;
+    unsigned count = s.nodes[node].numEdges;
     if (count == 0)
       return {0, 0};
-    const UseEdge &first = s.edges[s.edgeBegin[node]];
-    const UseEdge &last = s.edges[s.edgeBegin[node] + count - 1];
+    const UseEdge &first = s.edges[edgeBegin];
+    const UseEdge &last = s.edges[edgeBegin + count - 1];
     return {first.firstTarget, last.firstTarget + last.numTargets};
   }
 
   /// Depth first from `root`, expanding each node when first reached;
   /// appends the nodes to the post-order as they are finished.
   void search(unsigned root) {
-    if (s.numEdges[root] != kNotExpanded)
+    if (s.nodes[root].numEdges != kNotExpanded)
       return;
     expand(root);
     s.stack.push_back({root, targetRange(root).first});
     while (!s.stack.empty()) {
       auto [node, cursor] = s.stack.back();
       unsigned end = targetRange(node).second;
-      while (cursor < end && s.numEdges[s.targets[cursor]] != kNotExpanded)
+      while (cursor < end &&
+             s.nodes[s.targets[cursor]].numEdges != kNotExpanded)
         ++cursor;
       if (cursor == end) {
         s.postOrder.push_back(node);
@@ -515,7 +530,7 @@ private:
     }
   }
 
-  /// `numEdges` of a node whose uses are not classified yet.
+  /// `NodeInfo::numEdges` of a node whose uses are not classified yet.
   static constexpr unsigned kNotExpanded = ~0u;
 
   unsigned numParams;
@@ -524,10 +539,6 @@ private:
   const StrideUseRules &rules;
   const UseVisitor &visitor;
   SmallVector<ParamUseSummary> summaries;
-  /// (root node, parameter).
-  SmallVector<std::pair<unsigned, unsigned>> seeds;
-  /// The model registered on each op name met (see modelOf).
-  DenseMap<OperationName, StrideUseOpInterface::Concept *> models;
   /// With a visitor: each edge's verdict, as classifyUse gave it.
   std::vector<UseVerdict> verdicts;
   ParamUseScratch::Storage &s;

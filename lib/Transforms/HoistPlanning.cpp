@@ -28,7 +28,16 @@ using namespace mlir;
 using namespace mlir::flyhoist;
 using spec::ParamOp;
 
-/// The indices 0..count-1 sorted by `nameOf(index)`, lexicographically.
+/// One entry of sortedByName(): a name, its first 8 bytes as an integer,
+/// and its index.
+struct NameSortEntry {
+  uint64_t prefix;
+  StringRef name;
+  unsigned index;
+};
+
+/// Sets `order` to the indices 0..count-1 sorted by `nameOf(index)`,
+/// lexicographically; `entries` is working storage.
 ///
 /// Kernels can hold dozens of names that share a prefix ("stride0",
 /// "stride1", ...); a string comparison per step of the sort is a call. So
@@ -36,13 +45,10 @@ using spec::ParamOp;
 /// whose order is the names' order whenever two of them differ; only names
 /// that agree in those bytes are compared in full.
 template <typename NameOf>
-static SmallVector<unsigned> sortedByName(unsigned count, NameOf nameOf) {
-  struct Entry {
-    uint64_t prefix;
-    StringRef name;
-    unsigned index;
-  };
-  SmallVector<Entry> entries;
+static void sortByName(unsigned count, NameOf nameOf,
+                       SmallVectorImpl<NameSortEntry> &entries,
+                       SmallVectorImpl<unsigned> &order) {
+  entries.clear();
   entries.reserve(count);
   for (unsigned index = 0; index < count; ++index) {
     StringRef name = nameOf(index);
@@ -54,16 +60,30 @@ static SmallVector<unsigned> sortedByName(unsigned count, NameOf nameOf) {
   }
   // Equal names keep their order (the index breaks the tie): the sort is
   // not stable.
-  llvm::sort(entries, [](const Entry &a, const Entry &b) {
+  llvm::sort(entries, [](const NameSortEntry &a, const NameSortEntry &b) {
     if (a.prefix != b.prefix)
       return a.prefix < b.prefix;
     if (int order = a.name.compare(b.name))
       return order < 0;
     return a.index < b.index;
   });
-  return llvm::map_to_vector(entries,
-                             [](const Entry &entry) { return entry.index; });
+  order.clear();
+  for (const NameSortEntry &entry : entries)
+    order.push_back(entry.index);
 }
+
+/// The lists planOwnParams() builds per function, kept by the planner so
+/// that a function reuses the memory of the one before (a module's first
+/// function touches it; the others find it in cache).
+struct HoistPlanner::OwnParamScratch {
+  SmallVector<NameSortEntry> entries;
+  /// The function's `spec.param` ops (indices) in name order.
+  SmallVector<unsigned> order;
+  /// Each name's run `[first, last)` of `order`.
+  SmallVector<std::pair<unsigned, unsigned>> runs;
+  /// Each name's `spec.param` results: the analysis' roots.
+  SmallVector<SmallVector<Value>> roots;
+};
 
 /// Classifies the function's own parameters, by name, with the use analysis
 /// (one propagation for all of them): Hoist (address-only), Keep (with the
@@ -72,6 +92,7 @@ static SmallVector<unsigned> sortedByName(unsigned count, NameOf nameOf) {
 /// reusing its memory (see HoistPlanner::planGroup).
 static void planOwnParams(const DiscoveredKernel &kernel,
                           const StrideUseRules &rules, ParamUseScratch &scratch,
+                          HoistPlanner::OwnParamScratch &lists,
                           BlockReasonAttrs &reasons,
                           std::vector<ParamPlan> &plans) {
   plans.clear();
@@ -84,9 +105,12 @@ static void planOwnParams(const DiscoveredKernel &kernel,
   ArrayRef<ParamOp> ops = kernel.params;
   // (ParamOp's accessors are not const: read through a copy.)
   auto nameAt = [&](unsigned i) { return ParamOp(ops[i]).getNameAttr(); };
-  SmallVector<unsigned> order = sortedByName(
-      ops.size(), [&](unsigned i) { return nameAt(i).getValue(); });
-  SmallVector<std::pair<unsigned, unsigned>> runs; // [first, last) of order
+  SmallVector<unsigned> &order = lists.order;
+  sortByName(
+      ops.size(), [&](unsigned i) { return nameAt(i).getValue(); },
+      lists.entries, order);
+  SmallVector<std::pair<unsigned, unsigned>> &runs = lists.runs;
+  runs.clear();
   for (unsigned first = 0, end = order.size(); first < end;) {
     StringAttr name = nameAt(order[first]);
     unsigned last = first + 1;
@@ -100,10 +124,11 @@ static void planOwnParams(const DiscoveredKernel &kernel,
         ArrayRef(order).slice(run.first, run.second - run.first),
         [&](unsigned index) { return ParamOp(ops[index]); });
   };
-  SmallVector<SmallVector<Value>> roots;
-  roots.reserve(runs.size());
-  for (auto run : runs) {
-    SmallVector<Value> &values = roots.emplace_back();
+  // (Resized rather than cleared: each root list keeps its memory.)
+  SmallVector<SmallVector<Value>> &roots = lists.roots;
+  roots.resize(runs.size());
+  for (auto [values, run] : llvm::zip_equal(roots, runs)) {
+    values.clear();
     for (ParamOp op : opsOf(run))
       values.push_back(op.getResult());
   }
@@ -585,7 +610,8 @@ private:
 HoistPlanner::HoistPlanner(const DiscoveredModule &discovered,
                            const HoistOptions &options,
                            const StrideUseRules &rules)
-    : discovered(discovered), options(options), rules(rules) {
+    : discovered(discovered), options(options), rules(rules),
+      ownParamScratch(std::make_unique<OwnParamScratch>()) {
   // Union-find over the calls between planned functions; each group is then
   // listed at its first function, which keeps groups and their functions in
   // IR order.
@@ -620,6 +646,8 @@ HoistPlanner::HoistPlanner(const DiscoveredModule &discovered,
   }
 }
 
+HoistPlanner::~HoistPlanner() = default;
+
 void HoistPlanner::planGroup(unsigned index, std::vector<KernelPlan> &plans) {
   // The plans of the last group are overwritten in place: a new vector per
   // function would be fresh memory for every group, as the allocator hands
@@ -629,7 +657,8 @@ void HoistPlanner::planGroup(unsigned index, std::vector<KernelPlan> &plans) {
   for (auto [plan, function] : llvm::zip_equal(plans, groups[index])) {
     plan.kernel = &discovered.kernels[function];
     plan.callsPlannedFunction = callsPlanned[function];
-    planOwnParams(*plan.kernel, rules, scratch, reasons, plan.params);
+    planOwnParams(*plan.kernel, rules, scratch, *ownParamScratch, reasons,
+                  plan.params);
   }
   if (plans.size() == 1 && !plans.front().callsPlannedFunction)
     finishIsolated(plans.front(), options);

@@ -15,6 +15,7 @@
 #include "flyhoist/Transforms/HoistRemarks.h"
 #include "flyhoist/Transforms/KernelDiscovery.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -116,6 +117,7 @@ public:
   /// Groups the functions of `discovered`, which must outlive the planner.
   HoistPlanner(const DiscoveredModule &discovered, const HoistOptions &options,
                const StrideUseRules &rules);
+  ~HoistPlanner();
 
   /// The number of groups.
   unsigned getNumGroups() const { return groups.size(); }
@@ -124,6 +126,9 @@ public:
   /// function) into `plans`, one per function in IR order; what `plans` held
   /// before is dropped, its memory reused.
   void planGroup(unsigned index, std::vector<KernelPlan> &plans);
+
+  /// The lists planning builds per function (defined with the planner).
+  struct OwnParamScratch;
 
 private:
   const DiscoveredModule &discovered;
@@ -135,6 +140,8 @@ private:
   std::vector<bool> callsPlanned;
   /// The use analysis' storage, reused from one function to the next.
   ParamUseScratch scratch;
+  /// Planning's own working lists, reused the same way.
+  std::unique_ptr<OwnParamScratch> ownParamScratch;
   /// The reasons parameters are kept, as the record words them.
   BlockReasonAttrs reasons;
 };
