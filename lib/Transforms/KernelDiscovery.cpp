@@ -198,7 +198,7 @@ static FailureOr<ModuleScan> scanModule(ModuleOp module) {
         scan.launchingFunctions.insert(function);
     SymbolRefAttr launched;
     if (auto launch = dyn_cast<gpu::LaunchFuncOp>(op))
-      launched = launch.getKernel();
+      launched = launch.getKernelAttr();
     else if (auto call = dyn_cast<func::CallOp>(op))
       launched = call.getCalleeAttr();
     else if (auto call = dyn_cast<LLVM::CallOp>(op))
