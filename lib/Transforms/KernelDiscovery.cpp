@@ -209,7 +209,14 @@ static FailureOr<ModuleScan> scanModule(ModuleOp module) {
       if (Operation *target =
               symbolTables.lookupNearestSymbolFrom(op, launched))
         scan.symbolUses[target].push_back({op, true});
-    for (NamedAttribute attr : op->getAttrs())
+    // gpu.launch_func's inherent attributes are the kernel it launches and
+    // its operand segment sizes: only its discardable ones can refer to
+    // another symbol. (getAttrs() would build a dictionary holding all of
+    // them, the segment sizes as a new attribute, per launch.)
+    ArrayRef<NamedAttribute> attrs =
+        isa<gpu::LaunchFuncOp>(op) ? op->getRawDictionaryAttrs().getValue()
+                                   : op->getAttrs();
+    for (NamedAttribute attr : attrs)
       collectReferences(attr.getValue(), op, launched, symbolTables,
                         scan.symbolUses);
     return WalkResult::advance();

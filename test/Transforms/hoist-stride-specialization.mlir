@@ -244,6 +244,44 @@ func.func @takes_address() {
 
 // -----
 
+// So is a kernel a launch site names in one of its other attributes: the
+// reference is not a launch the pass can extend. The launched kernel hoists.
+
+// CHECK-LABEL: gpu.func @launched
+// CHECK-SAME: (%{{.*}}: memref<?xf32>, %{{.*}}: index) kernel
+// CHECK-LABEL: gpu.func @named
+// CHECK-SAME: (%{{.*}}: memref<?xf32>) kernel
+// CHECK-SAME: reason = "the kernel is referenced by 'gpu.launch_func', which the pass cannot give a new argument"
+// CHECK: arith.constant 16 : index
+// CHECK-LABEL: func.func @launches_both
+// CHECK: gpu.launch_func @kernels::@launched {{.*}} args(%{{.*}} : memref<?xf32>, %{{.*}} : index) {companion = @kernels::@named}
+// CHECK: gpu.launch_func @kernels::@named {{.*}} args(%{{.*}} : memref<?xf32>)
+// CHECK-NEXT: return
+module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @launched(%m: memref<?xf32>) kernel {
+      %w = spec.param "w" = 32 : index
+      %v = memref.load %m[%w] : memref<?xf32>
+      memref.store %v, %m[%w] : memref<?xf32>
+      gpu.return
+    }
+    gpu.func @named(%m: memref<?xf32>) kernel {
+      %s = spec.param "s" = 16 : index
+      %v = memref.load %m[%s] : memref<?xf32>
+      memref.store %v, %m[%s] : memref<?xf32>
+      gpu.return
+    }
+  }
+  func.func @launches_both(%m: memref<?xf32>) {
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@launched blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<?xf32>) {companion = @kernels::@named}
+    gpu.launch_func @kernels::@named blocks in (%c1, %c1, %c1) threads in (%c1, %c1, %c1) args(%m : memref<?xf32>)
+    return
+  }
+}
+
+// -----
+
 // Unused parameters are removed, not materialized into dead constants.
 
 // CHECK-LABEL: gpu.func @unused
