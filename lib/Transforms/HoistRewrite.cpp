@@ -439,7 +439,7 @@ namespace mlir::flyhoist {
 /// value). The same entry recurs in kernel after kernel (a name, its argument
 /// number and encoding; a name, its value and why it is kept), and uniquing an
 /// attribute hashes all of its fields and takes the context's lock: entries
-/// are kept here by their fields, hashed as pointers and integers.
+/// are kept here, found by their name and number and checked field by field.
 class RecordEntryCache {
 public:
   spec::HoistedParamAttr get(MLIRContext *context, const ParamPlan &param,
@@ -466,16 +466,18 @@ public:
     auto orMinusOne = [](std::optional<int64_t> value) {
       return value ? *value : int64_t(-1);
     };
-    Key key{param.name.getAsOpaquePointer(),         type.getAsOpaquePointer(),
-            orMinusOne(number(param.argumentIndex)), orMinusOne(divisor),
-            zeroExtendedTo.getAsOpaquePointer(),     facts.getAsOpaquePointer(),
-            orMinusOne(number(hostArgument))};
-    auto [it, inserted] = entries.try_emplace(key);
-    if (inserted)
-      it->second = spec::HoistedParamAttr::get(
+    auto [it, inserted] =
+        entries.try_emplace({param.name.getAsOpaquePointer(),
+                             orMinusOne(number(param.argumentIndex))});
+    spec::HoistedParamAttr &entry = it->second;
+    if (inserted || entry.getType() != type || entry.getDivisor() != divisor ||
+        entry.getZeroExtendedTo() != zeroExtendedTo ||
+        entry.getPreconditions() != facts ||
+        entry.getHostArgument() != number(hostArgument))
+      entry = spec::HoistedParamAttr::get(
           context, param.name, type, number(param.argumentIndex), divisor,
           zeroExtendedTo, facts, number(hostArgument));
-    return it->second;
+    return entry;
   }
 
   /// The record entry of a kept parameter, shared by every function that
@@ -490,11 +492,10 @@ public:
   }
 
 private:
-  /// The fields (absent numbers as -1, which no argument, divisor or host
-  /// argument is).
-  using Key = std::tuple<const void *, const void *, int64_t, int64_t,
-                         const void *, const void *, int64_t>;
-  DenseMap<Key, spec::HoistedParamAttr> entries;
+  /// The last entry made for a name and argument number (-1 for none), used
+  /// again when its other fields match: a short key keeps the table small
+  /// and cheap to hash, and the fields are compared only on a hit.
+  DenseMap<std::pair<const void *, int64_t>, spec::HoistedParamAttr> entries;
   /// Kept entries by name, value and reason.
   DenseMap<std::tuple<const void *, int64_t, const void *>, spec::KeptParamAttr>
       keptEntries;
