@@ -384,12 +384,29 @@ static void remarkOnDecision(const KernelPlan &kernel, const ParamPlan &param) {
   }
 }
 
+namespace {
 /// The same decision for MLIR's optimization-remark engine (`--remarks-filter=
 /// hoist-stride-specialization`, YAML output), when the context has one:
 /// passed for a hoisted parameter, missed with its reason for a kept one.
-static void reportToRemarkEngine(const KernelPlan &kernel,
-                                 const ParamPlan &param) {
-  if (!kernel.kernel->function->getContext()->getRemarkEngine())
+class RemarkEngineReporter {
+public:
+  void report(const KernelPlan &kernel, const ParamPlan &param);
+
+private:
+  /// Whether the engine takes passed (index 0) and missed (1) remarks of the
+  /// category, once it has been asked: it filters by kind and category only,
+  /// so the first answer holds for the rest of the rewrite, and one call per
+  /// parameter adds up.
+  std::optional<bool> takes[2];
+};
+} // namespace
+
+void RemarkEngineReporter::report(const KernelPlan &kernel,
+                                  const ParamPlan &param) {
+  bool kept = param.decision == ParamPlan::Decision::Keep;
+  std::optional<bool> &taken = takes[kept];
+  if (taken == false ||
+      !kernel.kernel->function->getContext()->getRemarkEngine())
     return;
   Location loc = param.ops.empty() ? kernel.kernel->function->getLoc()
                                    : param.ops.front()->getLoc();
@@ -399,10 +416,10 @@ static void reportToRemarkEngine(const KernelPlan &kernel,
                   .subCategory(name)
                   .function(kernel.kernel->path);
   // An engine that filters the category out returns an empty remark: the
-  // text is then not built at all (one call per parameter adds up).
-  bool kept = param.decision == ParamPlan::Decision::Keep;
+  // text is then not built at all.
   remark::detail::InFlightRemark remark =
       kept ? remark::missed(loc, opts) : remark::passed(loc, opts);
+  taken = static_cast<bool>(remark);
   if (!remark)
     return;
   switch (param.decision) {
@@ -516,6 +533,7 @@ struct KeptRecordEntries {
 static KeptRecordEntries rewriteKernel(KernelPlan &plan,
                                        LaunchValueProvider &launchValues,
                                        RecordEntryCache &entries,
+                                       RemarkEngineReporter &remarkEngine,
                                        const HoistOptions &options) {
   FunctionOpInterface function = plan.kernel->function;
   MLIRContext *context = function->getContext();
@@ -567,7 +585,7 @@ static KeptRecordEntries rewriteKernel(KernelPlan &plan,
     }
     if (options.emitRemarks)
       remarkOnDecision(plan, param);
-    reportToRemarkEngine(plan, param);
+    remarkEngine.report(plan, param);
     if (param.decision != ParamPlan::Decision::Keep) {
       for (ParamOp op : param.ops)
         op.erase();
@@ -723,10 +741,12 @@ void HoistRewriter::rewriteGroup(MutableArrayRef<KernelPlan> plans) {
   // host arguments the launch sites got). Functions that hold no parameter
   // and pass none on stay as they are.
   SmallVector<std::pair<KernelPlan *, KeptRecordEntries>, 1> rewritten;
+  RemarkEngineReporter remarkEngine;
   for (KernelPlan &kernel : plans)
     if (!kernel.params.empty())
-      rewritten.push_back({&kernel, rewriteKernel(kernel, *launchValues,
-                                                  *recordEntries, options)});
+      rewritten.push_back(
+          {&kernel, rewriteKernel(kernel, *launchValues, *recordEntries,
+                                  remarkEngine, options)});
   for (auto &[kernel, kept] : rewritten)
     updateLaunchSites(*kernel, *launchValues);
   for (auto &[kernel, kept] : rewritten)
