@@ -261,7 +261,10 @@ struct mlir::flyhoist::ParamUseScratch::Storage {
     unsigned numTargets;
   };
 
-  DenseMap<Node, unsigned> nodeIndex;
+  /// Node numbers: of facet 0 of a value (nearly every node) by the value
+  /// alone, a pointer cheap to hash; of the other facets by both.
+  DenseMap<void *, unsigned> valueNodes;
+  DenseMap<Node, unsigned> facetNodes;
   /// A node and its edges, `edges[edgeBegin, edgeBegin + numEdges)`, whose
   /// targets are one run of `targets`.
   struct NodeInfo {
@@ -288,7 +291,8 @@ struct mlir::flyhoist::ParamUseScratch::Storage {
 
   /// Empties everything, keeping the memory.
   void clear() {
-    nodeIndex.clear();
+    valueNodes.clear();
+    facetNodes.clear();
     nodes.clear();
     edges.clear();
     targets.clear();
@@ -390,11 +394,16 @@ private:
     // needs the value's type.
     if (node.second != kValueFacet)
       node.second = normalizeFacet(node.first.getType(), node.second);
-    auto [it, inserted] = s.nodeIndex.try_emplace(node, s.nodes.size());
-    if (inserted) {
+    // (A node is new when it gets the next number: known ones have lower.)
+    unsigned next = s.nodes.size();
+    unsigned index =
+        node.second == kValueFacet
+            ? s.valueNodes.try_emplace(node.first.getAsOpaquePointer(), next)
+                  .first->second
+            : s.facetNodes.try_emplace(node, next).first->second;
+    if (index == next)
       s.nodes.push_back({node.first, node.second, 0, kNotExpanded});
-    }
-    return it->second;
+    return index;
   }
 
   /// Classifies every use of `node` and numbers the nodes they reach.
