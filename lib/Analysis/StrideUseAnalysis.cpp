@@ -158,8 +158,11 @@ static UseVerdict classifyUseWithModel(OpOperand &use, unsigned facet,
                                        const StrideUseRules &rules,
                                        StrideUseOpInterface model) {
   Operation *op = use.getOwner();
-  if (std::optional<UseVerdict> verdict = rules.classify(use, facet))
-    return *verdict;
+  // (Tested here first: most runs name no operation, and the call and the
+  // empty verdict it returns cost more than the test, once per use.)
+  if (!rules.empty())
+    if (std::optional<UseVerdict> verdict = rules.classify(use, facet))
+      return *verdict;
   if (model)
     return model.classifyStrideUse(use, facet);
   // Function returns are return-like terminators too: test them first.
@@ -355,35 +358,12 @@ public:
     s.propagated.assign(size_t(numNodes) * words, 0);
     for (auto [node, param] : s.seeds)
       s.reached[node * words + param / 64] |= uint64_t(1) << (param % 64);
-    // Sweeps in reverse post-order; a back edge that brings new parameters
-    // to an earlier node starts another sweep there.
-    SmallVector<uint64_t, 4> delta(words);
-    for (unsigned start = 0; start < numNodes;) {
-      unsigned restart = numNodes;
-      for (unsigned position = start; position < numNodes; ++position) {
-        unsigned node = s.postOrder[position];
-        bool any = false;
-        for (unsigned w = 0; w < words; ++w) {
-          delta[w] =
-              s.reached[node * words + w] & ~s.propagated[node * words + w];
-          s.propagated[node * words + w] |= delta[w];
-          any |= delta[w] != 0;
-        }
-        if (!any)
-          continue;
-        for (unsigned e = s.nodes[node].edgeBegin,
-                      end = e + s.nodes[node].numEdges;
-             e < end; ++e) {
-          visitUse(e, s.nodes[node].facet, delta);
-          const UseEdge &edge = s.edges[e];
-          for (unsigned target :
-               ArrayRef(s.targets).slice(edge.firstTarget, edge.numTargets))
-            if (passOn(target, delta) && s.rpoIndex[target] < position)
-              restart = std::min(restart, s.rpoIndex[target]);
-        }
-      }
-      start = restart;
-    }
+    // A kernel with at most 64 parameters, nearly every one, has one word
+    // per set: its loops over the words compile away.
+    if (words == 1)
+      sweep<1>();
+    else
+      sweep<0>();
     return std::move(summaries);
   }
 
@@ -477,12 +457,49 @@ private:
     }
   }
 
+  /// Passes the parameter sets along, sweeping the nodes in reverse
+  /// post-order; a back edge that brings new parameters to an earlier node
+  /// starts another sweep there. `Words` is the number of 64-bit words per
+  /// set, or 0 for `words`.
+  template <unsigned Words> void sweep() {
+    const unsigned n = Words ? Words : words;
+    unsigned numNodes = s.nodes.size();
+    SmallVector<uint64_t, 4> delta(n);
+    for (unsigned start = 0; start < numNodes;) {
+      unsigned restart = numNodes;
+      for (unsigned position = start; position < numNodes; ++position) {
+        unsigned node = s.postOrder[position];
+        bool any = false;
+        for (unsigned w = 0; w < n; ++w) {
+          delta[w] = s.reached[node * n + w] & ~s.propagated[node * n + w];
+          s.propagated[node * n + w] |= delta[w];
+          any |= delta[w] != 0;
+        }
+        if (!any)
+          continue;
+        for (unsigned e = s.nodes[node].edgeBegin,
+                      end = e + s.nodes[node].numEdges;
+             e < end; ++e) {
+          visitUse(e, s.nodes[node].facet, delta);
+          const UseEdge &edge = s.edges[e];
+          for (unsigned target :
+               ArrayRef(s.targets).slice(edge.firstTarget, edge.numTargets))
+            if (passOn<Words>(target, delta) && s.rpoIndex[target] < position)
+              restart = std::min(restart, s.rpoIndex[target]);
+        }
+      }
+      start = restart;
+    }
+  }
+
   /// Adds `bits` to the parameters reaching `node`; whether it grew.
+  template <unsigned Words>
   bool passOn(unsigned node, ArrayRef<uint64_t> bits) {
+    const unsigned n = Words ? Words : words;
     bool grew = false;
-    for (unsigned w = 0; w < words; ++w) {
-      uint64_t added = bits[w] & ~s.reached[node * words + w];
-      s.reached[node * words + w] |= added;
+    for (unsigned w = 0; w < n; ++w) {
+      uint64_t added = bits[w] & ~s.reached[node * n + w];
+      s.reached[node * n + w] |= added;
       grew |= added != 0;
     }
     return grew;
