@@ -156,10 +156,13 @@ static void planOwnParams(const DiscoveredKernel &kernel,
     for (ParamOp op : param.ops) {
       anyUse |= !op.use_empty();
       param.mixedTypes |= op.getType() != param.type;
+      if (op.getEquals()) {
+        ++param.numWithEquals;
+        continue;
+      }
       // (An op right in the function's body, the usual case, is reachable
       // without asking the ops around it.)
-      if (!param.unreachableScope && !op.getEquals() &&
-          op->getParentOp() != kernel.function)
+      if (!param.unreachableScope && op->getParentOp() != kernel.function)
         if (Operation *scope = isolatedScope(op); scope != kernel.function)
           param.unreachableScope = scope;
     }
@@ -231,6 +234,8 @@ static std::string describeOperand(Value value, FunctionOpInterface function) {
 static std::vector<std::string> equalsContracts(const ParamPlan &param,
                                                 FunctionOpInterface function) {
   std::vector<std::string> contracts;
+  if (param.numWithEquals == 0)
+    return contracts;
   for (ParamOp op : param.ops) {
     Value equals = op.getEquals();
     if (!equals)
@@ -276,7 +281,7 @@ struct ForcedKeep {
 /// argument (not from its `equals` value).
 static bool needsOwnArgument(const ParamPlan &param) {
   return param.decision == ParamPlan::Decision::Hoist &&
-         llvm::any_of(param.ops, [](ParamOp op) { return !op.getEquals(); });
+         param.numWithEquals < param.ops.size();
 }
 
 /// Why `kernel` cannot take an argument for the name of `param` (its own

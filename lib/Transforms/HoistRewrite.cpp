@@ -563,8 +563,7 @@ static KeptRecordEntries rewriteKernel(KernelPlan &plan,
                                        param.encoding);
         // Cast back to index only for the function's own uses: a function
         // that passes the value on passes the carrier.
-        bool ownUses =
-            llvm::any_of(param.ops, [](ParamOp op) { return !op.getEquals(); });
+        bool ownUses = param.numWithEquals < param.ops.size();
         value = ownUses ? castCarrier(function, carrier, param.type) : carrier;
         // Read where the function passes the value on: at its launch sites
         // of planned functions, and (hoist-into-host) at its calls of host
@@ -574,7 +573,9 @@ static KeptRecordEntries rewriteKernel(KernelPlan &plan,
                                 {value, carrier});
       }
       for (ParamOp op : param.ops)
-        op.replaceAllUsesWith(op.getEquals() ? op.getEquals() : value);
+        op.replaceAllUsesWith(param.numWithEquals == 0 || !op.getEquals()
+                                  ? value
+                                  : op.getEquals());
     } else if (param.decision == ParamPlan::Decision::Keep) {
       Location where = param.blockingLoc   ? *param.blockingLoc
                        : param.ops.empty() ? function.getLoc()

@@ -48,6 +48,10 @@ struct ParamPlan {
   /// one without `equals` (no argument can reach it; null for none).
   bool mixedTypes = false;
   Operation *unreachableScope = nullptr;
+  /// How many of `ops` have an `equals` value: with none (the usual case)
+  /// the ops need not be asked again, with all the function's own uses take
+  /// those values and need no argument.
+  unsigned numWithEquals = 0;
   /// For Keep: why, and where the operation that needs the constant is
   /// (none when the reason is not one use). A location, not the operation:
   /// the rewrite erases operations (another parameter's `spec.param`, whose
