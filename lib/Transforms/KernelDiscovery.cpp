@@ -67,6 +67,9 @@ struct ModuleScan {
   SymbolUseMap symbolUses;
   /// Position of each function in the walk, to keep results in IR order.
   DenseMap<Operation *, unsigned> functionOrder;
+  /// Whether any `spec.param` has an `equals` value (most modules have
+  /// none, and then no launch site needs checking against one).
+  bool anyEquals = false;
 };
 } // namespace
 
@@ -121,10 +124,8 @@ static bool sameBits(const APInt &known, int64_t value) {
 
 /// The `equals` contract, first half: a parameter cannot equal a value known
 /// to be another one (the rewrite would silently change what it computes).
-static LogicalResult checkEqualsOperand(ParamOp param) {
-  Value equals = param.getEquals();
-  if (!equals)
-    return success();
+/// `equals` is the parameter's `equals` operand.
+static LogicalResult checkEqualsOperand(ParamOp param, Value equals) {
   std::optional<APInt> known = knownIntegerValue(equals);
   if (!known || sameBits(*known, param.getIntValue()))
     return success();
@@ -179,8 +180,13 @@ static FailureOr<ModuleScan> scanModule(ModuleOp module) {
   };
   auto visit = [&](Operation *op) {
     if (auto param = dyn_cast<ParamOp>(op)) {
-      if (failed(values.check(param)) || failed(checkEqualsOperand(param)))
+      if (failed(values.check(param)))
         return WalkResult::interrupt();
+      if (Value equals = param.getEquals()) {
+        if (failed(checkEqualsOperand(param, equals)))
+          return WalkResult::interrupt();
+        scan.anyEquals = true;
+      }
       if (param->getBlock() != lastBlock) {
         lastBlock = param->getBlock();
         lastList = &scan.paramsByFunction
@@ -352,7 +358,7 @@ FailureOr<DiscoveredModule> mlir::flyhoist::discoverKernels(ModuleOp module) {
   discovered.kernels.reserve(scan->paramsByFunction.size());
   for (auto &[functionOp, params] : scan->paramsByFunction) {
     auto function = dyn_cast_or_null<FunctionOpInterface>(functionOp);
-    if (function &&
+    if (function && scan->anyEquals &&
         failed(checkEqualsAtLaunchSites(function, params, scan->symbolUses)))
       return failure();
     std::optional<FunctionKind> kind =

@@ -154,15 +154,17 @@ mlir::flyhoist::spec::collectHoistRecords(Operation *root) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ParamValueTable::check(ParamOp param) {
-  auto [it, inserted] = firstByName.try_emplace(param.getNameAttr(), param);
-  if (inserted || it->second.getIntValue() == param.getIntValue())
+  int64_t value = param.getIntValue();
+  auto [it, inserted] =
+      firstByName.try_emplace(param.getNameAttr(), value, param);
+  auto [firstValue, first] = it->second;
+  if (inserted || firstValue == value)
     return success();
-  InFlightDiagnostic diag = param.emitError()
-                            << "parameter '" << param.getName()
-                            << "' has value " << param.getIntValue()
-                            << " here but " << it->second.getIntValue()
-                            << " elsewhere; one name has one value";
-  diag.attachNote(it->second.getLoc()) << "first defined here";
+  InFlightDiagnostic diag =
+      param.emitError() << "parameter '" << param.getName() << "' has value "
+                        << value << " here but " << firstValue
+                        << " elsewhere; one name has one value";
+  diag.attachNote(first.getLoc()) << "first defined here";
   return failure();
 }
 

@@ -41,9 +41,11 @@ public:
   LogicalResult check(ParamOp param);
 
 private:
-  /// Keyed by the name attribute: uniqued, so equal names are one key,
-  /// hashed by pointer rather than by their text.
-  llvm::DenseMap<StringAttr, ParamOp> firstByName;
+  /// The value and the op of each name's first parameter, keyed by the name
+  /// attribute: uniqued, so equal names are one key, hashed by pointer
+  /// rather than by their text. (The value is kept to compare without
+  /// reading the first op's attribute again.)
+  llvm::DenseMap<StringAttr, std::pair<int64_t, ParamOp>> firstByName;
 };
 } // namespace mlir::flyhoist::spec
 
