@@ -28,7 +28,7 @@ using namespace mlir;
 using namespace mlir::flyhoist;
 using spec::ParamOp;
 
-/// One entry of sortedByName(): a name, its first 8 bytes as an integer,
+/// One entry of sortByName(): a name, its first 8 bytes as an integer,
 /// and its index.
 struct NameSortEntry {
   uint64_t prefix;
