@@ -572,10 +572,10 @@ static KeptRecordEntries rewriteKernel(KernelPlan &plan,
           launchValues.setKnown(function, param.name, param.type,
                                 {value, carrier});
       }
-      for (ParamOp op : param.ops)
-        op.replaceAllUsesWith(param.numWithEquals == 0 || !op.getEquals()
-                                  ? value
-                                  : op.getEquals());
+      for (ParamOp op : param.ops) {
+        Value equals = param.numWithEquals ? op.getEquals() : Value();
+        op.replaceAllUsesWith(equals ? equals : value);
+      }
     } else if (param.decision == ParamPlan::Decision::Keep) {
       Location where = param.blockingLoc   ? *param.blockingLoc
                        : param.ops.empty() ? function.getLoc()
