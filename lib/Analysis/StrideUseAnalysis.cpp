@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "flyhoist/Analysis/StrideUseAnalysis.h"
+#include "flyhoist/Analysis/ImmediateOperands.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -158,6 +159,9 @@ static UseVerdict classifyUseWithModel(OpOperand &use, unsigned facet,
                                        const StrideUseRules &rules,
                                        StrideUseOpInterface model) {
   Operation *op = use.getOwner();
+  // An immediate stays one whatever a rule says of the operand.
+  if (isImmediateOperand(use))
+    return UseVerdict::blocking(BlockReason::MustBeImmediate);
   // (Tested here first: most runs name no operation, and the call and the
   // empty verdict it returns cost more than the test, once per use.)
   if (!rules.empty())
@@ -192,11 +196,14 @@ UseVerdict mlir::flyhoist::classifyUse(OpOperand &use, unsigned facet,
 // The propagation
 //===----------------------------------------------------------------------===//
 
-/// The facets a value of `type` has: memrefs and pointers two, structs one
-/// per leaf, everything else one. A facet a type does not have (an integer
-/// from a pointer's bound facet, say) becomes the whole value.
+/// The facets a value of `type` has: memrefs, pointers and the aggregates
+/// that are one leaf (arrays, vectors: of pointers, whose buffer bounds stay
+/// apart from their values) two, structs two per leaf, everything else one.
+/// A facet a type does not have (an integer from a pointer's bound facet,
+/// say) becomes the whole value.
 static unsigned normalizeFacet(Type type, unsigned facet) {
-  if (isa<BaseMemRefType, LLVM::LLVMPointerType>(type))
+  if (isa<BaseMemRefType, LLVM::LLVMPointerType, LLVM::LLVMArrayType,
+          VectorType>(type))
     return facet <= 1 ? facet : kValueFacet;
   if (isa<LLVM::LLVMStructType>(type))
     return facet < getStructFacet(getNumLeafFields(type), 0) ? facet
@@ -533,7 +540,8 @@ private:
         ParamUseSummary &summary = summaries[param];
         ++summary.numBlockingUses;
         if (!summary.firstBlockingUse) {
-          summary.firstBlockingUse = BlockingUse{user, edge.reason};
+          summary.firstBlockingUse =
+              BlockingUse{user, edge.reason, edge.use->getOperandNumber()};
           return;
         }
         if (Operation *first = summary.firstBlockingUse->user;
@@ -542,7 +550,8 @@ private:
           isBefore = isBeforeInPreOrder(user, first);
         }
         if (isBefore)
-          summary.firstBlockingUse = BlockingUse{user, edge.reason};
+          summary.firstBlockingUse =
+              BlockingUse{user, edge.reason, edge.use->getOperandNumber()};
       });
       break;
     }

@@ -5,6 +5,12 @@
 // passes a parameter on, address operands of memory accesses absorb it, and
 // every other use keeps the kernel specialized with a named reason.
 //
+// Every rule names its operands through the operation's generated accessors
+// (`getIndicesMutable()`, ...) and compares operand *positions*, never
+// values: one SSA value may be both an offset and a size of one operation,
+// and each position is classified on its own. An operand that no rule of
+// its operation names is blocking (`unclassified`), never an address.
+//
 //===----------------------------------------------------------------------===//
 
 #include "flyhoist/Analysis/StrideUseAnalysis.h"
@@ -31,59 +37,63 @@ namespace {
 using Kind = UseVerdict::Kind;
 
 //===----------------------------------------------------------------------===//
-// Rule helpers
+// Naming operands
 //===----------------------------------------------------------------------===//
 
-/// Whether `use` is in ODS operand group `group` of `op`.
-template <typename OpTy>
-bool inOdsGroup(OpTy op, unsigned group, OpOperand &use) {
-  auto [start, length] = op.getODSOperandIndexAndLength(group);
-  unsigned number = use.getOperandNumber();
-  return number >= start && number < start + length;
+/// Whether `use` is the operand `operand` (by position, not by value).
+bool is(OpOperand &use, OpOperand &operand) { return &use == &operand; }
+
+/// Whether `use` is one of `operands` (by position, not by value).
+bool in(OpOperand &use, MutableOperandRange operands) {
+  for (OpOperand &operand : operands)
+    if (&operand == &use)
+      return true;
+  return false;
 }
 
-/// The verdict for the memory operand (a memref) of an access that reads
-/// through its layout: the address part is an address; the sizes are read
-/// back only when `readsSizes`.
-UseVerdict viewAccess(unsigned facet, bool readsSizes) {
-  if (facet == kViewSizesFacet)
-    return readsSizes ? UseVerdict::blocking(BlockReason::SizeReadBack)
-                      : UseVerdict::notRead();
-  return UseVerdict::sink();
+//===----------------------------------------------------------------------===//
+// Roles of operands
+//===----------------------------------------------------------------------===//
+
+/// An operand no rule of its operation names: fail closed.
+UseVerdict unclassified() {
+  return UseVerdict::blocking(BlockReason::UnknownOperand);
+}
+/// A value stored to memory.
+UseVerdict data() { return UseVerdict::blocking(BlockReason::StoredData); }
+/// A mask, padding, element count or cache-policy operand.
+UseVerdict policy() { return UseVerdict::blocking(BlockReason::MaskOrPadding); }
+
+/// Whether a value of `type` can hold a pointer, and with it a buffer
+/// resource's bound.
+bool canHoldPointer(Type type) {
+  if (isa<LLVM::LLVMPointerType>(type))
+    return true;
+  if (auto vector = dyn_cast<VectorType>(type))
+    return canHoldPointer(vector.getElementType());
+  if (auto array = dyn_cast<LLVM::LLVMArrayType>(type))
+    return canHoldPointer(array.getElementType());
+  if (auto structType = dyn_cast<LLVM::LLVMStructType>(type))
+    return llvm::any_of(structType.getBody(), canHoldPointer);
+  return false;
 }
 
-/// A memory access: operands in `dataGroups` hold stored data, those in
-/// `otherGroups` masks, padding or policy bits; memref operands are views
-/// read through their layout (sizes read back when `readsSizes`); every
-/// other operand (indices, offsets, pointers) is an address.
-template <typename OpTy>
-UseVerdict memoryAccess(OpTy op, OpOperand &use, unsigned facet,
-                        std::initializer_list<unsigned> dataGroups,
-                        std::initializer_list<unsigned> otherGroups = {},
-                        bool readsSizes = false) {
-  for (unsigned group : dataGroups)
-    if (inOdsGroup(op, group, use))
-      return UseVerdict::blocking(BlockReason::StoredData);
-  for (unsigned group : otherGroups)
-    if (inOdsGroup(op, group, use))
-      return UseVerdict::blocking(BlockReason::MaskOrPadding);
-  if (isa<BaseMemRefType>(use.get().getType()))
-    return viewAccess(facet, readsSizes);
-  return UseVerdict::sink();
-}
-
-/// A buffer-resource access (`rocdl.raw.ptr.buffer.*`): the resource's base
-/// is an address, its num_records a bound the hardware reads; offsets are
-/// addresses; `dataGroups` and `otherGroups` as in memoryAccess.
-template <typename OpTy>
-UseVerdict bufferAccess(OpTy op, OpOperand &use, unsigned facet,
-                        std::initializer_list<unsigned> dataGroups,
-                        std::initializer_list<unsigned> otherGroups) {
-  UseVerdict verdict = memoryAccess(op, use, facet, dataGroups, otherGroups);
-  if (verdict.kind == Kind::AddressSink && use.get() == op.getRsrc() &&
-      facet == kBufferBoundFacet)
+/// The operand an access goes through or indexes with: an index or offset
+/// is an address; a pointer (or vector of pointers) is an address whose
+/// buffer bound, for a fat pointer (`!llvm.ptr<7>`) or a buffer resource,
+/// the hardware checks the access against; a memref is read through its
+/// layout, and its sizes only when `readsSizes`.
+UseVerdict address(OpOperand &use, unsigned facet, bool readsSizes = false) {
+  Type type = use.get().getType();
+  if (isa<BaseMemRefType>(type)) {
+    if (facet == kViewSizesFacet)
+      return readsSizes ? UseVerdict::blocking(BlockReason::SizeReadBack)
+                        : UseVerdict::notRead();
+    return UseVerdict::sink();
+  }
+  if (facet == kBufferBoundFacet && canHoldPointer(type))
     return UseVerdict::blocking(BlockReason::SizeReadBack);
-  return verdict;
+  return UseVerdict::sink();
 }
 
 /// Whether the affine map operand `position` (dims first, then symbols)
@@ -109,112 +119,48 @@ bool isDividedInMap(AffineMap map, unsigned position) {
 }
 
 /// A use among the map operands `mapOperands` of an affine op with `map`:
-/// address arithmetic unless the map divides that operand.
-UseVerdict affineMapOperand(AffineMap map, OperandRange mapOperands,
-                            OpOperand &use, UseVerdict addressVerdict) {
-  unsigned position =
-      use.getOperandNumber() - mapOperands.getBeginOperandIndex();
-  if (isDividedInMap(map, position))
-    return UseVerdict::blocking(BlockReason::Division);
-  return addressVerdict;
-}
-
-//===----------------------------------------------------------------------===//
-// Views
-//===----------------------------------------------------------------------===//
-
-/// `memref.reinterpret_cast` and `memref.subview`: offsets and strides enter
-/// the result's address part, sizes its sizes. The source's address part
-/// carries on into a subview (whose offset adds to it), not into a
-/// reinterpret_cast (which replaces it); sizes never carry on.
-template <typename OpTy>
-UseVerdict viewConstruction(OpTy op, OpOperand &use, unsigned facet,
-                            bool sourceAddressCarriesOn) {
-  Value result = op.getResult();
-  if (use.get() == op.getSource()) {
-    if (facet == kViewAddressFacet && sourceAddressCarriesOn)
-      return UseVerdict::passThrough(result, kViewAddressFacet);
-    return UseVerdict::notRead();
+/// `verdict` unless the map divides that operand.
+UseVerdict affineMapOperand(AffineMap map, MutableOperandRange mapOperands,
+                            OpOperand &use, UseVerdict verdict) {
+  unsigned position = 0;
+  for (OpOperand &operand : mapOperands) {
+    if (&operand == &use)
+      return isDividedInMap(map, position)
+                 ? UseVerdict::blocking(BlockReason::Division)
+                 : verdict;
+    ++position;
   }
-  if (inOdsGroup(op, /*sizes=*/2, use))
-    return UseVerdict::passThrough(result, kViewSizesFacet);
-  return UseVerdict::passThrough(result, kViewAddressFacet);
+  return unclassified();
 }
 
-UseVerdict expandShape(memref::ExpandShapeOp expand, OpOperand &use,
-                       unsigned facet) {
-  Value result = expand.getResult();
-  // The expanded strides are products of the new inner sizes and the old
-  // strides: sizes reach both facets.
-  if (use.get() == expand.getSrc() && facet == kViewAddressFacet)
-    return UseVerdict::passThrough(result, kViewAddressFacet);
-  return UseVerdict::passThrough(
-      {{result, kViewAddressFacet}, {result, kViewSizesFacet}});
-}
-
-UseVerdict extractStridedMetadata(memref::ExtractStridedMetadataOp metadata,
-                                  unsigned facet) {
-  if (facet == kViewSizesFacet)
-    return UseVerdict::passThrough(metadata.getSizes());
-  SmallVector<FacetedValue> reached{{metadata.getOffset(), kValueFacet}};
-  for (Value stride : metadata.getStrides())
-    reached.push_back({stride, kValueFacet});
-  return UseVerdict::passThrough(reached);
-}
-
-/// `amdgpu.fat_raw_buffer_cast`: the result is a view of the same layout
-/// whose buffer resource bounds accesses by the source's sizes (unless
-/// `validBytes` gives the bound, which is then read back itself).
-UseVerdict fatRawBufferCast(amdgpu::FatRawBufferCastOp cast, OpOperand &use,
-                            unsigned facet) {
-  if (use.get() != cast.getSource())
-    return UseVerdict::blocking(use.get() == cast.getValidBytes()
-                                    ? BlockReason::SizeReadBack
-                                    : BlockReason::MaskOrPadding);
-  if (facet == kViewSizesFacet && !cast.getValidBytes())
-    return UseVerdict::blocking(BlockReason::SizeReadBack);
-  return UseVerdict::passThrough(cast.getResult(), facet);
-}
-
-//===----------------------------------------------------------------------===//
-// LLVM structs
-//===----------------------------------------------------------------------===//
-
-UseVerdict insertValue(LLVM::InsertValueOp insert, OpOperand &use,
-                       unsigned facet) {
-  Value result = insert.getResult();
-  LeafRange range = getLeafRange(result.getType(), insert.getPosition());
-  unsigned firstFacet = getStructFacet(range.first, 0);
-  if (use.get() == insert.getValue()) {
-    // The inserted value's facets land on its leaves (into an array: on the
-    // array's one leaf, keeping only bound against value).
-    return UseVerdict::passThrough(
-        result, firstFacet + (range.exact ? facet : facet % 2));
+/// A dynamic position of `vector.extract`/`vector.insert` into a vector of
+/// rank `rank`, whose static positions are `staticPosition`, that takes
+/// `positions`: the LLVM lowering indexes nested aggregates with constants
+/// only, so every position but a last one that selects a scalar must be an
+/// immediate; that last one indexes registers at run time.
+UseVerdict vectorPosition(OpOperand &use, MutableOperandRange positions,
+                          ArrayRef<int64_t> staticPosition, int64_t rank) {
+  unsigned dynamicIndex = 0;
+  for (OpOperand &operand : positions) {
+    if (&operand == &use)
+      break;
+    ++dynamicIndex;
   }
-  // The container: fields outside the position carry on; those the
-  // insertion overwrites do not.
-  unsigned leaf = facet / 2;
-  if (range.exact && leaf >= range.first && leaf < range.first + range.count)
-    return UseVerdict::notRead();
-  return UseVerdict::passThrough(result, facet);
-}
-
-UseVerdict extractValue(LLVM::ExtractValueOp extract, unsigned facet) {
-  LeafRange range =
-      getLeafRange(extract.getContainer().getType(), extract.getPosition());
-  unsigned leaf = facet / 2;
-  if (leaf < range.first || leaf >= range.first + range.count)
-    return UseVerdict::notRead();
-  Value result = extract.getResult();
-  if (range.exact)
-    return UseVerdict::passThrough(result,
-                                   facet - getStructFacet(range.first, 0));
-  // Reaching into an array leaf: every leaf of what comes out may hold it.
-  SmallVector<FacetedValue> reached;
-  for (unsigned resultLeaf = 0, e = getNumLeafFields(result.getType());
-       resultLeaf < e; ++resultLeaf)
-    reached.push_back({result, getStructFacet(resultLeaf, facet % 2)});
-  return UseVerdict::passThrough(reached);
+  if (dynamicIndex == positions.size())
+    return unclassified();
+  // The place of this operand among all positions.
+  unsigned seen = 0;
+  for (auto [place, position] : llvm::enumerate(staticPosition)) {
+    if (!ShapedType::isDynamic(position))
+      continue;
+    if (seen++ != dynamicIndex)
+      continue;
+    bool selectsScalar = static_cast<int64_t>(staticPosition.size()) == rank;
+    if (place + 1 == staticPosition.size() && selectsScalar)
+      return UseVerdict::blocking(BlockReason::VectorPosition);
+    return UseVerdict::blocking(BlockReason::MustBeImmediate);
+  }
+  return unclassified();
 }
 
 //===----------------------------------------------------------------------===//
@@ -244,15 +190,6 @@ struct PassThrough {
   }
 };
 
-/// Shifts: the shifted value passes on; the amount is not an address.
-struct Shift {
-  static UseVerdict classify(Operation *op, OpOperand &use, unsigned facet) {
-    if (use.getOperandNumber() != 0)
-      return UseVerdict::blocking(BlockReason::ShiftAmount);
-    return UseVerdict::passThroughResults(op, facet);
-  }
-};
-
 /// Operations whose every operand keeps the parameter, for `Reason`.
 template <BlockReason Reason> struct Blocking {
   static UseVerdict classify(Operation *, OpOperand &, unsigned) {
@@ -260,70 +197,15 @@ template <BlockReason Reason> struct Blocking {
   }
 };
 
-/// Memory accesses described by ODS operand groups: `Data` hold stored
-/// values, `Other` masks, padding or policy; `ReadsSizes` when the access
-/// reads a memref operand's sizes back.
-template <bool ReadsSizes, unsigned... Data> struct AccessWithData {
+/// Shifts: the shifted value passes on; the amount is not an address.
+struct Shift {
   template <typename OpTy>
   static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
-    return memoryAccess(op, use, facet, {Data...}, {}, ReadsSizes);
-  }
-};
-template <unsigned... Other> struct AccessWithPolicy {
-  template <typename OpTy>
-  static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
-    return memoryAccess(op, use, facet, {}, {Other...});
-  }
-};
-using Load = AccessWithData<false>;
-using Store = AccessWithData<false, 0>;
-
-struct TransferRead {
-  static UseVerdict classify(vector::TransferReadOp read, OpOperand &use,
-                             unsigned facet) {
-    // Without in_bounds on every dimension the mask compares the indices
-    // against the view's sizes.
-    return memoryAccess(read, use, facet, {}, {2, 3}, read.hasOutOfBoundsDim());
-  }
-};
-struct TransferWrite {
-  static UseVerdict classify(vector::TransferWriteOp write, OpOperand &use,
-                             unsigned facet) {
-    return memoryAccess(write, use, facet, {0}, {3}, write.hasOutOfBoundsDim());
-  }
-};
-struct MaskedStore {
-  template <typename OpTy>
-  static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
-    // vector.maskedstore: base, indices, mask (2), value (3);
-    // vector.scatter: base, offsets, indices, mask (3), value (4).
-    if constexpr (std::is_same_v<OpTy, vector::MaskedStoreOp>)
-      return memoryAccess(op, use, facet, {3}, {2});
-    else
-      return memoryAccess(op, use, facet, {4}, {3});
-  }
-};
-
-struct AffineAccess {
-  template <typename OpTy>
-  static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
-    constexpr bool hasStoredValue =
-        std::is_same_v<OpTy, affine::AffineStoreOp> ||
-        std::is_same_v<OpTy, affine::AffineVectorStoreOp>;
-    if (hasStoredValue && use.getOperandNumber() == 0)
-      return UseVerdict::blocking(BlockReason::StoredData);
-    if (use.get() == op.getMemRef())
-      return viewAccess(facet, /*readsSizes=*/false);
-    return affineMapOperand(op.getAffineMap(), op.getMapOperands(), use,
-                            UseVerdict::sink());
-  }
-};
-
-struct AffineApply {
-  static UseVerdict classify(affine::AffineApplyOp apply, OpOperand &use,
-                             unsigned facet) {
-    return affineMapOperand(apply.getAffineMap(), apply.getMapOperands(), use,
-                            PassThrough::classify(apply, use, facet));
+    if (is(use, op.getLhsMutable()))
+      return UseVerdict::passThroughResults(op, facet);
+    if (is(use, op.getRhsMutable()))
+      return UseVerdict::blocking(BlockReason::ShiftAmount);
+    return unclassified();
   }
 };
 
@@ -331,87 +213,218 @@ struct AffineApply {
 /// makes of an scf.if yielding them) passes the chosen value on; choosing
 /// between integers is where clamps live, and the condition is a condition.
 struct Select {
-  static UseVerdict classify(Operation *op, OpOperand &use, unsigned facet) {
-    Type type = op->getResult(0).getType();
-    if (use.getOperandNumber() != 0 &&
-        isa<LLVM::LLVMPointerType, LLVM::LLVMStructType>(type))
+  template <typename OpTy>
+  static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
+    if (is(use, op.getConditionMutable()))
+      return UseVerdict::blocking(BlockReason::Clamp);
+    if (!is(use, op.getTrueValueMutable()) &&
+        !is(use, op.getFalseValueMutable()))
+      return unclassified();
+    if (isa<LLVM::LLVMPointerType, LLVM::LLVMStructType>(op.getType()))
       return UseVerdict::passThroughResults(op, facet);
     return UseVerdict::blocking(BlockReason::Clamp);
   }
 };
 
-/// A pointer computed from a parameter is followed like a view; only its use
-/// as an access address is a sink. A buffer resource's bound is not an
-/// address: what a cast or GEP of it computes is not known.
-struct PointerArithmetic {
-  static UseVerdict classify(Operation *op, OpOperand &use, unsigned facet) {
-    if (facet == kBufferBoundFacet &&
-        isa<LLVM::LLVMPointerType>(use.get().getType()))
-      return UseVerdict::blocking(BlockReason::SizeReadBack);
-    return PassThrough::classify(op, use, facet);
-  }
-};
+//===----------------------------------------------------------------------===//
+// Memory accesses
+//===----------------------------------------------------------------------===//
 
-/// memcpy/memmove (dst, src, len) and memset (dst, val, len): the length is
-/// how far the access reaches.
-struct MemIntrinsic {
-  static UseVerdict classify(Operation *op, OpOperand &use, unsigned) {
-    unsigned number = use.getOperandNumber();
-    if (number == 2)
-      return UseVerdict::blocking(BlockReason::SizeReadBack);
-    if (number == 1 && isa<LLVM::MemsetOp>(op))
-      return UseVerdict::blocking(BlockReason::StoredData);
-    return UseVerdict::sink();
-  }
-};
-
-struct InsertValue {
-  static UseVerdict classify(LLVM::InsertValueOp insert, OpOperand &use,
-                             unsigned facet) {
-    return insertValue(insert, use, facet);
-  }
-};
-struct ExtractValue {
-  static UseVerdict classify(LLVM::ExtractValueOp extract, OpOperand &,
-                             unsigned facet) {
-    return extractValue(extract, facet);
-  }
-};
-
-/// rocdl.make.buffer.rsrc: base and stride are addresses, num_records a
-/// bound the hardware reads (kBufferBoundFacet), flags policy.
-struct MakeBufferRsrc {
-  static UseVerdict classify(ROCDL::MakeBufferRsrcOp make, OpOperand &use,
-                             unsigned) {
-    Value result = make.getResult();
-    if (use.get() == make.getNumRecords())
-      return UseVerdict::passThrough(result, kBufferBoundFacet);
-    if (use.get() == make.getFlags())
-      return UseVerdict::blocking(BlockReason::MaskOrPadding);
-    return UseVerdict::passThrough(result, kBufferAddressFacet);
-  }
-};
-template <unsigned Policy, unsigned... Data> struct BufferAccess {
+/// Loads through a memref or pointer and its indices (`memref.load`,
+/// `memref.prefetch`, `vector.load`, ...).
+struct MemRefLoad {
   template <typename OpTy>
   static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
-    return bufferAccess(op, use, facet, {Data...}, {Policy});
+    if (is(use, op.getMemrefMutable()) || in(use, op.getIndicesMutable()))
+      return address(use, facet);
+    return unclassified();
   }
 };
-
-/// rocdl.raw.ptr.buffer.load.lds (rsrc, ldsPtr, size, voffset, soffset,
-/// offset, aux): the resource as in bufferAccess, the LDS pointer and the
-/// offsets are addresses; the per-lane size and aux are policy.
-struct BufferToLDS {
-  static UseVerdict classify(ROCDL::RawPtrBufferLoadLdsOp load, OpOperand &use,
+struct MemRefStore {
+  template <typename OpTy>
+  static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
+    if (is(use, op.getValueMutable()))
+      return data();
+    return MemRefLoad::classify(op, use, facet);
+  }
+};
+struct MemRefCopy {
+  static UseVerdict classify(memref::CopyOp copy, OpOperand &use,
                              unsigned facet) {
-    if (use.get() == load.getSize() || use.get() == load.getAux())
-      return UseVerdict::blocking(BlockReason::MaskOrPadding);
-    if (use.get() == load.getRsrc() && facet == kBufferBoundFacet)
-      return UseVerdict::blocking(BlockReason::SizeReadBack);
-    return UseVerdict::sink();
+    // A copy walks the whole view: its sizes are the trip counts.
+    if (is(use, copy.getSourceMutable()) || is(use, copy.getTargetMutable()))
+      return address(use, facet, /*readsSizes=*/true);
+    return unclassified();
   }
 };
 
+struct VectorLoad {
+  template <typename OpTy>
+  static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
+    if (is(use, op.getBaseMutable()) || in(use, op.getIndicesMutable()))
+      return address(use, facet);
+    return unclassified();
+  }
+};
+struct VectorStore {
+  template <typename OpTy>
+  static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
+    if (is(use, op.getValueToStoreMutable()))
+      return data();
+    return VectorLoad::classify(op, use, facet);
+  }
+};
+/// vector.maskedload/maskedstore/gather/scatter: the mask and pass-through
+/// are policy; gathers' offset vectors are addresses.
+struct VectorMasked {
+  template <typename OpTy>
+  static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
+    if (is(use, op.getMaskMutable()))
+      return policy();
+    if constexpr (std::is_same_v<OpTy, vector::MaskedLoadOp> ||
+                  std::is_same_v<OpTy, vector::GatherOp>)
+      if (is(use, op.getPassThruMutable()))
+        return policy();
+    if constexpr (std::is_same_v<OpTy, vector::MaskedStoreOp> ||
+                  std::is_same_v<OpTy, vector::ScatterOp>)
+      if (is(use, op.getValueToStoreMutable()))
+        return data();
+    if constexpr (std::is_same_v<OpTy, vector::GatherOp> ||
+                  std::is_same_v<OpTy, vector::ScatterOp>)
+      if (in(use, op.getOffsetsMutable()))
+        return address(use, facet);
+    return VectorLoad::classify(op, use, facet);
+  }
+};
+/// Transfers: without in_bounds on every dimension the mask compares the
+/// indices against the view's sizes.
+struct VectorTransfer {
+  template <typename OpTy>
+  static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
+    if (in(use, op.getMaskMutable()))
+      return policy();
+    if constexpr (std::is_same_v<OpTy, vector::TransferReadOp>)
+      if (is(use, op.getPaddingMutable()))
+        return policy();
+    if constexpr (std::is_same_v<OpTy, vector::TransferWriteOp>)
+      if (is(use, op.getValueToStoreMutable()))
+        return data();
+    if (is(use, op.getBaseMutable()) || in(use, op.getIndicesMutable()))
+      return address(use, facet, op.hasOutOfBoundsDim());
+    return unclassified();
+  }
+};
+
+struct AffineAccess {
+  template <typename OpTy>
+  static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
+    if constexpr (std::is_same_v<OpTy, affine::AffineStoreOp> ||
+                  std::is_same_v<OpTy, affine::AffineVectorStoreOp>)
+      if (is(use, op.getValueMutable()))
+        return data();
+    if (is(use, op.getMemrefMutable()))
+      return address(use, facet);
+    return affineMapOperand(op.getAffineMap(), op.getIndicesMutable(), use,
+                            UseVerdict::sink());
+  }
+};
+struct AffineApply {
+  static UseVerdict classify(affine::AffineApplyOp apply, OpOperand &use,
+                             unsigned facet) {
+    return affineMapOperand(apply.getAffineMap(), apply.getMapOperandsMutable(),
+                            use, UseVerdict::passThroughResults(apply, facet));
+  }
+};
+
+struct MmaLoad {
+  static UseVerdict classify(gpu::SubgroupMmaLoadMatrixOp load, OpOperand &use,
+                             unsigned facet) {
+    if (is(use, load.getSrcMemrefMutable()) ||
+        in(use, load.getIndicesMutable()))
+      return address(use, facet);
+    return unclassified();
+  }
+};
+struct MmaStore {
+  static UseVerdict classify(gpu::SubgroupMmaStoreMatrixOp store,
+                             OpOperand &use, unsigned facet) {
+    if (is(use, store.getSrcMutable()))
+      return data();
+    if (is(use, store.getDstMemrefMutable()) ||
+        in(use, store.getIndicesMutable()))
+      return address(use, facet);
+    return unclassified();
+  }
+};
+
+struct AsyncCopy {
+  static UseVerdict classify(nvgpu::DeviceAsyncCopyOp copy, OpOperand &use,
+                             unsigned facet) {
+    // srcElements bounds the copy; the token result carries nothing.
+    if (in(use, copy.getSrcElementsMutable()))
+      return policy();
+    if (is(use, copy.getDstMutable()) || in(use, copy.getDstIndicesMutable()) ||
+        is(use, copy.getSrcMutable()) || in(use, copy.getSrcIndicesMutable()))
+      return address(use, facet);
+    return unclassified();
+  }
+};
+struct GatherToLDS {
+  static UseVerdict classify(amdgpu::GatherToLDSOp gather, OpOperand &use,
+                             unsigned facet) {
+    if (is(use, gather.getSrcMutable()) ||
+        in(use, gather.getSrcIndicesMutable()) ||
+        is(use, gather.getDstMutable()) ||
+        in(use, gather.getDstIndicesMutable()))
+      return address(use, facet);
+    return unclassified();
+  }
+};
+
+/// amdgpu.raw_buffer_*: the buffer resource's num_records is computed from
+/// the view's sizes (a size read-back); indices and the SGPR offset are
+/// addresses; value, src and cmp are data.
+struct AMDGPUBufferAccess {
+  template <typename OpTy>
+  static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
+    if constexpr (std::is_same_v<OpTy, amdgpu::RawBufferAtomicCmpswapOp>) {
+      if (is(use, op.getSrcMutable()) || is(use, op.getCmpMutable()))
+        return data();
+    } else if constexpr (!std::is_same_v<OpTy, amdgpu::RawBufferLoadOp>) {
+      if (is(use, op.getValueMutable()))
+        return data();
+    }
+    if (is(use, op.getMemrefMutable()))
+      return address(use, facet, /*readsSizes=*/true);
+    if (in(use, op.getIndicesMutable()) || in(use, op.getSgprOffsetMutable()))
+      return address(use, facet);
+    return unclassified();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Views
+//===----------------------------------------------------------------------===//
+
+/// `memref.reinterpret_cast` and `memref.subview`: offsets and strides enter
+/// the result's address part, sizes its sizes. The source's address part
+/// carries on into a subview (whose offset adds to it), not into a
+/// reinterpret_cast (which replaces it); sizes never carry on.
+template <typename OpTy>
+UseVerdict viewConstruction(OpTy op, OpOperand &use, unsigned facet,
+                            bool sourceAddressCarriesOn) {
+  Value result = op.getResult();
+  if (is(use, op.getSourceMutable())) {
+    if (facet == kViewAddressFacet && sourceAddressCarriesOn)
+      return UseVerdict::passThrough(result, kViewAddressFacet);
+    return UseVerdict::notRead();
+  }
+  if (in(use, op.getSizesMutable()))
+    return UseVerdict::passThrough(result, kViewSizesFacet);
+  if (in(use, op.getOffsetsMutable()) || in(use, op.getStridesMutable()))
+    return UseVerdict::passThrough(result, kViewAddressFacet);
+  return unclassified();
+}
 struct ReinterpretCast {
   static UseVerdict classify(memref::ReinterpretCastOp cast, OpOperand &use,
                              unsigned facet) {
@@ -428,25 +441,44 @@ struct SubView {
 struct ExpandShape {
   static UseVerdict classify(memref::ExpandShapeOp expand, OpOperand &use,
                              unsigned facet) {
-    return expandShape(expand, use, facet);
+    Value result = expand.getResult();
+    if (is(use, expand.getSrcMutable()))
+      return facet == kViewAddressFacet
+                 ? UseVerdict::passThrough(result, kViewAddressFacet)
+                 : UseVerdict::passThrough({{result, kViewAddressFacet},
+                                            {result, kViewSizesFacet}});
+    // The expanded strides are products of the new inner sizes and the old
+    // strides: sizes reach both facets.
+    if (in(use, expand.getOutputShapeMutable()))
+      return UseVerdict::passThrough(
+          {{result, kViewAddressFacet}, {result, kViewSizesFacet}});
+    return unclassified();
   }
 };
 struct ByteShiftView {
   static UseVerdict classify(memref::ViewOp view, OpOperand &use, unsigned) {
-    // A byte shift into a buffer is an offset; sizes are sizes; the source
-    // is a flat buffer whose own layout is not read.
-    if (use.get() == view.getSource())
+    Value result = view.getResult();
+    // The source is a flat byte buffer whose own layout is not read.
+    if (is(use, view.getSourceMutable()))
       return UseVerdict::notRead();
-    if (use.get() == view.getByteShift())
-      return UseVerdict::passThrough(view.getResult(), kViewAddressFacet);
-    return UseVerdict::passThrough(view.getResult(), kViewSizesFacet);
+    // A byte shift into a buffer is an offset.
+    if (is(use, view.getByteShiftMutable()))
+      return UseVerdict::passThrough(result, kViewAddressFacet);
+    // The view's layout is the identity: its strides are products of its
+    // sizes, so a size reaches the address part too.
+    if (in(use, view.getSizesMutable()))
+      return UseVerdict::passThrough(
+          {{result, kViewAddressFacet}, {result, kViewSizesFacet}});
+    return unclassified();
   }
 };
 struct Dim {
   static UseVerdict classify(memref::DimOp dim, OpOperand &use,
                              unsigned facet) {
-    if (use.get() != dim.getSource())
+    if (is(use, dim.getIndexMutable()))
       return UseVerdict::blocking(BlockReason::Allocation);
+    if (!is(use, dim.getSourceMutable()))
+      return unclassified();
     if (facet == kViewSizesFacet)
       return UseVerdict::passThrough(dim.getResult());
     return UseVerdict::notRead();
@@ -455,29 +487,347 @@ struct Dim {
 struct StridedMetadata {
   static UseVerdict classify(memref::ExtractStridedMetadataOp metadata,
                              OpOperand &, unsigned facet) {
-    return extractStridedMetadata(metadata, facet);
+    if (facet == kViewSizesFacet)
+      return UseVerdict::passThrough(metadata.getSizes());
+    SmallVector<FacetedValue> reached{{metadata.getOffset(), kValueFacet}};
+    for (Value stride : metadata.getStrides())
+      reached.push_back({stride, kValueFacet});
+    return UseVerdict::passThrough(reached);
   }
 };
-struct FatRawBufferCast {
-  static UseVerdict classify(amdgpu::FatRawBufferCastOp cast, OpOperand &use,
-                             unsigned facet) {
-    return fatRawBufferCast(cast, use, facet);
-  }
-};
-/// Neither reads the offset, strides or sizes.
+/// Neither reads the offset, strides or sizes of its one operand.
 struct LayoutNotRead {
   static UseVerdict classify(Operation *, OpOperand &, unsigned) {
     return UseVerdict::notRead();
   }
 };
+/// `amdgpu.fat_raw_buffer_cast`: the result is a view of the same layout
+/// whose buffer resource bounds accesses by the source's sizes (unless
+/// `validBytes` gives the bound, which is then read back itself).
+struct FatRawBufferCast {
+  static UseVerdict classify(amdgpu::FatRawBufferCastOp cast, OpOperand &use,
+                             unsigned facet) {
+    if (in(use, cast.getValidBytesMutable()))
+      return UseVerdict::blocking(BlockReason::SizeReadBack);
+    if (in(use, cast.getCacheSwizzleStrideMutable()))
+      return policy();
+    if (!is(use, cast.getSourceMutable()))
+      return unclassified();
+    if (facet == kViewSizesFacet && !cast.getValidBytes())
+      return UseVerdict::blocking(BlockReason::SizeReadBack);
+    return UseVerdict::passThrough(cast.getResult(), facet);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Vectors and LLVM aggregates
+//===----------------------------------------------------------------------===//
+
+struct VectorExtract {
+  static UseVerdict classify(vector::ExtractOp extract, OpOperand &use,
+                             unsigned facet) {
+    if (is(use, extract.getSourceMutable()))
+      return UseVerdict::passThroughResults(extract, facet);
+    return vectorPosition(use, extract.getDynamicPositionMutable(),
+                          extract.getStaticPosition(),
+                          extract.getSourceVectorType().getRank());
+  }
+};
+struct VectorInsert {
+  static UseVerdict classify(vector::InsertOp insert, OpOperand &use,
+                             unsigned facet) {
+    if (is(use, insert.getValueToStoreMutable()) ||
+        is(use, insert.getDestMutable()))
+      return UseVerdict::passThroughResults(insert, facet);
+    return vectorPosition(use, insert.getDynamicPositionMutable(),
+                          insert.getStaticPosition(),
+                          insert.getDestVectorType().getRank());
+  }
+};
+struct LLVMVectorElement {
+  template <typename OpTy>
+  static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
+    if (is(use, op.getPositionMutable()))
+      return UseVerdict::blocking(BlockReason::VectorPosition);
+    if (is(use, op.getVectorMutable()))
+      return UseVerdict::passThroughResults(op, facet);
+    if constexpr (std::is_same_v<OpTy, LLVM::InsertElementOp>)
+      if (is(use, op.getValueMutable()))
+        return UseVerdict::passThroughResults(op, facet);
+    return unclassified();
+  }
+};
+
+struct InsertValue {
+  static UseVerdict classify(LLVM::InsertValueOp insert, OpOperand &use,
+                             unsigned facet) {
+    Value result = insert.getResult();
+    LeafRange range = getLeafRange(result.getType(), insert.getPosition());
+    unsigned firstFacet = getStructFacet(range.first, 0);
+    if (is(use, insert.getValueMutable())) {
+      // The inserted value's facets land on its leaves (into an array: on
+      // the array's one leaf, keeping only bound against value).
+      return UseVerdict::passThrough(
+          result, firstFacet + (range.exact ? facet : facet % 2));
+    }
+    if (!is(use, insert.getContainerMutable()))
+      return unclassified();
+    // The container: fields outside the position carry on; those the
+    // insertion overwrites do not.
+    unsigned leaf = facet / 2;
+    if (range.exact && leaf >= range.first && leaf < range.first + range.count)
+      return UseVerdict::notRead();
+    return UseVerdict::passThrough(result, facet);
+  }
+};
+struct ExtractValue {
+  static UseVerdict classify(LLVM::ExtractValueOp extract, OpOperand &use,
+                             unsigned facet) {
+    if (!is(use, extract.getContainerMutable()))
+      return unclassified();
+    LeafRange range =
+        getLeafRange(extract.getContainer().getType(), extract.getPosition());
+    unsigned leaf = facet / 2;
+    if (leaf < range.first || leaf >= range.first + range.count)
+      return UseVerdict::notRead();
+    Value result = extract.getResult();
+    if (range.exact)
+      return UseVerdict::passThrough(result,
+                                     facet - getStructFacet(range.first, 0));
+    // Reaching into an array leaf: every leaf of what comes out may hold
+    // its value; its bound only where a pointer can be.
+    SmallVector<FacetedValue> reached;
+    SmallVector<Type> leafTypes;
+    auto collectLeaves = [&](Type type, auto &self) -> void {
+      auto structType = dyn_cast<LLVM::LLVMStructType>(type);
+      if (!structType) {
+        leafTypes.push_back(type);
+        return;
+      }
+      if (structType.getBody().empty())
+        leafTypes.push_back(type);
+      for (Type element : structType.getBody())
+        self(element, self);
+    };
+    collectLeaves(result.getType(), collectLeaves);
+    for (auto [resultLeaf, leafType] : llvm::enumerate(leafTypes))
+      if (facet % 2 == kValueFacet || canHoldPointer(leafType))
+        reached.push_back({result, getStructFacet(resultLeaf, facet % 2)});
+    if (reached.empty())
+      return UseVerdict::notRead();
+    return UseVerdict::passThrough(reached);
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// LLVM pointers and memory
+//===----------------------------------------------------------------------===//
+
+/// A pointer computed from a parameter is followed like a view; only its use
+/// as an access address is a sink. A GEP moves a fat pointer within its
+/// buffer, whose bound it keeps; what a cast of a buffer pointer's bound
+/// computes is not known.
+struct GEP {
+  static UseVerdict classify(LLVM::GEPOp gep, OpOperand &use, unsigned facet) {
+    if (is(use, gep.getBaseMutable()))
+      return UseVerdict::passThroughResults(gep, facet);
+    if (in(use, gep.getDynamicIndicesMutable()))
+      return UseVerdict::passThroughResults(gep, kValueFacet);
+    return unclassified();
+  }
+};
+struct PointerCast {
+  static UseVerdict classify(Operation *op, OpOperand &use, unsigned facet) {
+    if (facet == kBufferBoundFacet && canHoldPointer(use.get().getType()))
+      return UseVerdict::blocking(BlockReason::SizeReadBack);
+    return UseVerdict::passThroughResults(op, facet);
+  }
+};
+
+struct LLVMLoad {
+  static UseVerdict classify(LLVM::LoadOp load, OpOperand &use,
+                             unsigned facet) {
+    if (is(use, load.getAddrMutable()))
+      return address(use, facet);
+    return unclassified();
+  }
+};
+struct LLVMStore {
+  static UseVerdict classify(LLVM::StoreOp store, OpOperand &use,
+                             unsigned facet) {
+    if (is(use, store.getValueMutable()))
+      return data();
+    if (is(use, store.getAddrMutable()))
+      return address(use, facet);
+    return unclassified();
+  }
+};
+struct LLVMAtomic {
+  template <typename OpTy>
+  static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
+    if constexpr (std::is_same_v<OpTy, LLVM::AtomicCmpXchgOp>)
+      if (is(use, op.getCmpMutable()))
+        return data();
+    if (is(use, op.getValMutable()))
+      return data();
+    if (is(use, op.getPtrMutable()))
+      return address(use, facet);
+    return unclassified();
+  }
+};
+/// memcpy/memmove (dst, src, len) and memset (dst, val, len), and their
+/// inline forms (whose length is an attribute): the length is how far the
+/// access reaches.
+struct MemIntrinsic {
+  template <typename OpTy>
+  static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
+    if constexpr (std::is_same_v<OpTy, LLVM::MemcpyOp> ||
+                  std::is_same_v<OpTy, LLVM::MemmoveOp> ||
+                  std::is_same_v<OpTy, LLVM::MemsetOp>)
+      if (is(use, op.getLenMutable()))
+        return UseVerdict::blocking(BlockReason::SizeReadBack);
+    if constexpr (std::is_same_v<OpTy, LLVM::MemsetOp> ||
+                  std::is_same_v<OpTy, LLVM::MemsetInlineOp>) {
+      if (is(use, op.getValMutable()))
+        return data();
+    } else {
+      if (is(use, op.getSrcMutable()))
+        return address(use, facet);
+    }
+    if (is(use, op.getDstMutable()))
+      return address(use, facet);
+    return unclassified();
+  }
+};
+/// llvm.intr.masked.load/store/gather/scatter: pointers (or vectors of
+/// them) are addresses; the mask and pass-through are policy.
+struct LLVMMasked {
+  template <typename OpTy>
+  static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
+    if (is(use, op.getMaskMutable()))
+      return policy();
+    if constexpr (std::is_same_v<OpTy, LLVM::MaskedLoadOp> ||
+                  std::is_same_v<OpTy, LLVM::masked_gather>)
+      if (in(use, op.getPassThruMutable()))
+        return policy();
+    if constexpr (std::is_same_v<OpTy, LLVM::MaskedStoreOp> ||
+                  std::is_same_v<OpTy, LLVM::masked_scatter>)
+      if (is(use, op.getValueMutable()))
+        return data();
+    if constexpr (std::is_same_v<OpTy, LLVM::MaskedLoadOp> ||
+                  std::is_same_v<OpTy, LLVM::MaskedStoreOp>) {
+      if (is(use, op.getDataMutable()))
+        return address(use, facet);
+    } else {
+      if (is(use, op.getPtrsMutable()))
+        return address(use, facet);
+    }
+    return unclassified();
+  }
+};
+struct LLVMPrefetch {
+  static UseVerdict classify(LLVM::Prefetch prefetch, OpOperand &use,
+                             unsigned facet) {
+    if (is(use, prefetch.getAddrMutable()))
+      return address(use, facet);
+    return unclassified();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// ROCDL buffers
+//===----------------------------------------------------------------------===//
+
+/// rocdl.make.buffer.rsrc: base and stride are addresses, num_records a
+/// bound the hardware reads (kBufferBoundFacet), flags policy.
+struct MakeBufferRsrc {
+  static UseVerdict classify(ROCDL::MakeBufferRsrcOp make, OpOperand &use,
+                             unsigned facet) {
+    Value result = make.getResult();
+    if (is(use, make.getNumRecordsMutable()))
+      return UseVerdict::passThrough(result, kBufferBoundFacet);
+    if (is(use, make.getFlagsMutable()))
+      return policy();
+    if (is(use, make.getStrideMutable()))
+      return UseVerdict::passThrough(result, kBufferAddressFacet);
+    if (is(use, make.getBaseMutable())) {
+      // A base that is itself a buffer pointer: its bound is not known to
+      // carry over.
+      if (facet == kBufferBoundFacet)
+        return UseVerdict::blocking(BlockReason::SizeReadBack);
+      return UseVerdict::passThrough(result, kBufferAddressFacet);
+    }
+    return unclassified();
+  }
+};
+/// rocdl.raw.ptr.buffer.*: the resource's base is an address, its
+/// num_records a bound the hardware reads; offsets are addresses; `aux` is
+/// cache policy (and an immediate, which the intrinsic's declaration says
+/// first); vdata, src and cmp are data.
+struct RocdlBufferAccess {
+  template <typename OpTy>
+  static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
+    if constexpr (std::is_same_v<OpTy, ROCDL::RawPtrBufferAtomicCmpSwap>) {
+      if (is(use, op.getSrcMutable()) || is(use, op.getCmpMutable()))
+        return data();
+    } else if constexpr (!std::is_same_v<OpTy, ROCDL::RawPtrBufferLoadOp>) {
+      if (is(use, op.getVdataMutable()))
+        return data();
+    }
+    if (is(use, op.getAuxMutable()))
+      return policy();
+    if (is(use, op.getRsrcMutable()) || is(use, op.getOffsetMutable()) ||
+        is(use, op.getSoffsetMutable()))
+      return address(use, facet);
+    return unclassified();
+  }
+};
+/// rocdl.raw.ptr.buffer.load.lds (rsrc, ldsPtr, size, voffset, soffset,
+/// offset, aux): the resource as above, the LDS pointer and the offsets
+/// are addresses; the per-lane size and aux are policy. (size, offset and
+/// aux are immediates, which the intrinsic's declaration says first.)
+struct BufferToLDS {
+  static UseVerdict classify(ROCDL::RawPtrBufferLoadLdsOp load, OpOperand &use,
+                             unsigned facet) {
+    if (is(use, load.getSizeMutable()) || is(use, load.getAuxMutable()))
+      return policy();
+    if (is(use, load.getRsrcMutable()) || is(use, load.getLdsPtrMutable()) ||
+        is(use, load.getVoffsetMutable()) ||
+        is(use, load.getSoffsetMutable()) || is(use, load.getOffsetMutable()))
+      return address(use, facet);
+    return unclassified();
+  }
+};
+struct GlobalLoadLDS {
+  static UseVerdict classify(ROCDL::GlobalLoadLDSOp load, OpOperand &use,
+                             unsigned facet) {
+    if (is(use, load.getGlobalPtrMutable()) || is(use, load.getLdsPtrMutable()))
+      return address(use, facet);
+    return unclassified();
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// Launches
+//===----------------------------------------------------------------------===//
 
 struct LaunchFunc {
   static UseVerdict classify(gpu::LaunchFuncOp launch, OpOperand &use,
                              unsigned) {
-    // The ODS group, which exists even when no kernel operand does.
-    if (inOdsGroup(launch, /*kernelOperands=*/11, use))
+    if (in(use, launch.getKernelOperandsMutable()))
       return UseVerdict::blocking(BlockReason::CallOperand);
-    return UseVerdict::blocking(BlockReason::LaunchDimensions);
+    if (is(use, launch.getGridSizeXMutable()) ||
+        is(use, launch.getGridSizeYMutable()) ||
+        is(use, launch.getGridSizeZMutable()) ||
+        is(use, launch.getBlockSizeXMutable()) ||
+        is(use, launch.getBlockSizeYMutable()) ||
+        is(use, launch.getBlockSizeZMutable()) ||
+        in(use, launch.getClusterSizeXMutable()) ||
+        in(use, launch.getClusterSizeYMutable()) ||
+        in(use, launch.getClusterSizeZMutable()) ||
+        in(use, launch.getDynamicSharedMemorySizeMutable()))
+      return UseVerdict::blocking(BlockReason::LaunchDimensions);
+    return unclassified();
   }
 };
 } // namespace
@@ -523,13 +873,13 @@ void mlir::flyhoist::registerStrideUseExternalModels(
            affine::AffineVectorLoadOp, affine::AffineVectorStoreOp>(context);
   });
   registry.addExtension(+[](MLIRContext *context, memref::MemRefDialect *) {
-    attach<Load, memref::LoadOp, memref::PrefetchOp>(context);
-    attach<Store, memref::StoreOp, memref::AtomicRMWOp>(context);
-    // A copy walks the whole view: its sizes are the trip counts.
-    attach<AccessWithData<true>, memref::CopyOp>(context);
+    attach<MemRefLoad, memref::LoadOp, memref::PrefetchOp>(context);
+    attach<MemRefStore, memref::StoreOp, memref::AtomicRMWOp>(context);
+    attach<MemRefCopy, memref::CopyOp>(context);
     attach<ReinterpretCast, memref::ReinterpretCastOp>(context);
     attach<SubView, memref::SubViewOp>(context);
-    // Views that keep their source's layout: each facet carries on.
+    // Views that keep their source's layout, their one operand: each facet
+    // carries on.
     attach<PassThrough, memref::CastOp, memref::MemorySpaceCastOp,
            memref::TransposeOp, memref::AssumeAlignmentOp,
            memref::CollapseShapeOp>(context);
@@ -543,46 +893,41 @@ void mlir::flyhoist::registerStrideUseExternalModels(
            memref::AllocaOp>(context);
   });
   registry.addExtension(+[](MLIRContext *context, vector::VectorDialect *) {
-    attach<PassThrough, vector::BroadcastOp, vector::FromElementsOp,
-           vector::InsertOp, vector::ExtractOp>(context);
-    attach<Load, vector::LoadOp>(context);
-    attach<Store, vector::StoreOp>(context);
-    attach<TransferRead, vector::TransferReadOp>(context);
-    attach<TransferWrite, vector::TransferWriteOp>(context);
-    attach<AccessWithPolicy<2, 3>, vector::MaskedLoadOp>(context);
-    attach<AccessWithPolicy<3, 4>, vector::GatherOp>(context);
-    attach<MaskedStore, vector::MaskedStoreOp, vector::ScatterOp>(context);
+    attach<PassThrough, vector::BroadcastOp, vector::FromElementsOp>(context);
+    attach<VectorExtract, vector::ExtractOp>(context);
+    attach<VectorInsert, vector::InsertOp>(context);
+    attach<VectorLoad, vector::LoadOp>(context);
+    attach<VectorStore, vector::StoreOp>(context);
+    attach<VectorTransfer, vector::TransferReadOp, vector::TransferWriteOp>(
+        context);
+    attach<VectorMasked, vector::MaskedLoadOp, vector::GatherOp,
+           vector::MaskedStoreOp, vector::ScatterOp>(context);
     attach<Blocking<BlockReason::MaskOrPadding>, vector::CreateMaskOp,
            vector::ConstantMaskOp>(context);
   });
   registry.addExtension(+[](MLIRContext *context, gpu::GPUDialect *) {
-    attach<Load, gpu::SubgroupMmaLoadMatrixOp>(context);
-    attach<Store, gpu::SubgroupMmaStoreMatrixOp>(context);
+    attach<MmaLoad, gpu::SubgroupMmaLoadMatrixOp>(context);
+    attach<MmaStore, gpu::SubgroupMmaStoreMatrixOp>(context);
     attach<Blocking<BlockReason::Allocation>, gpu::AllocOp>(context);
     attach<LaunchFunc, gpu::LaunchFuncOp>(context);
     attach<Blocking<BlockReason::LaunchDimensions>, gpu::LaunchOp>(context);
   });
   registry.addExtension(+[](MLIRContext *context, nvgpu::NVGPUDialect *) {
-    // srcElements bounds the copy; the token result carries nothing.
-    attach<AccessWithPolicy<4>, nvgpu::DeviceAsyncCopyOp>(context);
+    attach<AsyncCopy, nvgpu::DeviceAsyncCopyOp>(context);
   });
   registry.addExtension(+[](MLIRContext *context, amdgpu::AMDGPUDialect *) {
-    attach<Load, amdgpu::GatherToLDSOp>(context);
-    // Raw buffer accesses build a buffer resource whose num_records comes
-    // from the view's sizes: a size read-back.
-    attach<AccessWithData<true>, amdgpu::RawBufferLoadOp>(context);
-    attach<AccessWithData<true, 0>, amdgpu::RawBufferStoreOp,
-           amdgpu::RawBufferAtomicFaddOp, amdgpu::RawBufferAtomicFmaxOp,
-           amdgpu::RawBufferAtomicSmaxOp, amdgpu::RawBufferAtomicUminOp>(
-        context);
-    attach<AccessWithData<true, 0, 1>, amdgpu::RawBufferAtomicCmpswapOp>(
+    attach<GatherToLDS, amdgpu::GatherToLDSOp>(context);
+    attach<AMDGPUBufferAccess, amdgpu::RawBufferLoadOp,
+           amdgpu::RawBufferStoreOp, amdgpu::RawBufferAtomicFaddOp,
+           amdgpu::RawBufferAtomicFmaxOp, amdgpu::RawBufferAtomicSmaxOp,
+           amdgpu::RawBufferAtomicUminOp, amdgpu::RawBufferAtomicCmpswapOp>(
         context);
     attach<FatRawBufferCast, amdgpu::FatRawBufferCastOp>(context);
   });
   registry.addExtension(+[](MLIRContext *context, LLVM::LLVMDialect *) {
     attach<PassThrough, LLVM::AddOp, LLVM::SubOp, LLVM::MulOp, LLVM::AndOp,
-           LLVM::OrOp, LLVM::XOrOp, LLVM::SExtOp, LLVM::ZExtOp, LLVM::TruncOp>(
-        context);
+           LLVM::OrOp, LLVM::XOrOp, LLVM::SExtOp, LLVM::ZExtOp, LLVM::TruncOp,
+           LLVM::ShuffleVectorOp>(context);
     attach<Shift, LLVM::ShlOp, LLVM::LShrOp, LLVM::AShrOp>(context);
     attach<Blocking<BlockReason::Comparison>, LLVM::ICmpOp>(context);
     attach<Select, LLVM::SelectOp>(context);
@@ -590,13 +935,18 @@ void mlir::flyhoist::registerStrideUseExternalModels(
            LLVM::UMinOp, LLVM::UMaxOp>(context);
     attach<Blocking<BlockReason::Division>, LLVM::SDivOp, LLVM::UDivOp,
            LLVM::SRemOp, LLVM::URemOp>(context);
-    attach<PointerArithmetic, LLVM::GEPOp, LLVM::PtrToIntOp, LLVM::IntToPtrOp,
+    attach<GEP, LLVM::GEPOp>(context);
+    attach<PointerCast, LLVM::PtrToIntOp, LLVM::IntToPtrOp,
            LLVM::AddrSpaceCastOp, LLVM::BitcastOp>(context);
-    attach<Load, LLVM::LoadOp>(context);
-    attach<Store, LLVM::StoreOp>(context);
-    attach<AccessWithData<false, 1>, LLVM::AtomicRMWOp>(context);
-    attach<AccessWithData<false, 1, 2>, LLVM::AtomicCmpXchgOp>(context);
-    attach<MemIntrinsic, LLVM::MemcpyOp, LLVM::MemmoveOp, LLVM::MemsetOp>(
+    attach<LLVMLoad, LLVM::LoadOp>(context);
+    attach<LLVMStore, LLVM::StoreOp>(context);
+    attach<LLVMAtomic, LLVM::AtomicRMWOp, LLVM::AtomicCmpXchgOp>(context);
+    attach<MemIntrinsic, LLVM::MemcpyOp, LLVM::MemmoveOp, LLVM::MemsetOp,
+           LLVM::MemcpyInlineOp, LLVM::MemsetInlineOp>(context);
+    attach<LLVMMasked, LLVM::MaskedLoadOp, LLVM::MaskedStoreOp,
+           LLVM::masked_gather, LLVM::masked_scatter>(context);
+    attach<LLVMPrefetch, LLVM::Prefetch>(context);
+    attach<LLVMVectorElement, LLVM::InsertElementOp, LLVM::ExtractElementOp>(
         context);
     attach<InsertValue, LLVM::InsertValueOp>(context);
     attach<ExtractValue, LLVM::ExtractValueOp>(context);
@@ -605,14 +955,13 @@ void mlir::flyhoist::registerStrideUseExternalModels(
   registry.addExtension(+[](MLIRContext *context, ROCDL::ROCDLDialect *) {
     attach<PassThrough, ROCDL::ReadfirstlaneOp>(context);
     attach<MakeBufferRsrc, ROCDL::MakeBufferRsrcOp>(context);
-    attach<BufferAccess<3>, ROCDL::RawPtrBufferLoadOp>(context);
-    attach<BufferAccess<4, 0>, ROCDL::RawPtrBufferStoreOp,
-           ROCDL::RawPtrBufferAtomicFaddOp, ROCDL::RawPtrBufferAtomicFmaxOp,
-           ROCDL::RawPtrBufferAtomicSmaxOp, ROCDL::RawPtrBufferAtomicUminOp>(
+    attach<RocdlBufferAccess, ROCDL::RawPtrBufferLoadOp,
+           ROCDL::RawPtrBufferStoreOp, ROCDL::RawPtrBufferAtomicFaddOp,
+           ROCDL::RawPtrBufferAtomicFmaxOp, ROCDL::RawPtrBufferAtomicSmaxOp,
+           ROCDL::RawPtrBufferAtomicUminOp, ROCDL::RawPtrBufferAtomicCmpSwap>(
         context);
-    attach<BufferAccess<5, 0, 1>, ROCDL::RawPtrBufferAtomicCmpSwap>(context);
     attach<BufferToLDS, ROCDL::RawPtrBufferLoadLdsOp>(context);
-    attach<Load, ROCDL::GlobalLoadLDSOp>(context);
+    attach<GlobalLoadLDS, ROCDL::GlobalLoadLDSOp>(context);
   });
   registry.addExtension(+[](MLIRContext *context, spec::SpecDialect *) {
     // `spec.param "a" = 3 equals %v`: a hoisted `a`'s uses take %v, so %v

@@ -85,6 +85,10 @@ StringRef mlir::flyhoist::stringifyBlockReason(BlockReason reason) {
     return "unknown-operation";
   case BlockReason::UnknownOperand:
     return "unknown-operand";
+  case BlockReason::MustBeImmediate:
+    return "must-be-immediate";
+  case BlockReason::VectorPosition:
+    return "vector-position";
   }
   llvm_unreachable("unknown BlockReason");
 }

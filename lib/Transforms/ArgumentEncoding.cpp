@@ -22,12 +22,13 @@ using namespace mlir::flyhoist;
 
 /// The largest power of two (as a shift) a divisibility fact may state for
 /// a value of `type`: 2^(width - 1), the largest whose multiples are not
-/// just 0 (i1: none). `index` is capped at 2^31 so that the fact means the
-/// same for every index width a target lowers to (32 or 64 bits).
+/// just 0 (i1: none), and at most 2^62 (kMaxDivisibility). `index` is capped at
+/// 2^31 so that the fact means the same for every index width a target lowers
+/// to (32 or 64 bits).
 static unsigned maxDivisorShift(Type type) {
   if (type.isIndex())
     return 31;
-  return std::min(type.getIntOrFloatBitWidth() - 1, 63u);
+  return std::min(type.getIntOrFloatBitWidth() - 1, 62u);
 }
 
 /// Whether `type` is wider than the 32-bit argument narrow-range passes.

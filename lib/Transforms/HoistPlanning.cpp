@@ -175,7 +175,7 @@ static void planOwnParams(const DiscoveredKernel &kernel,
     } else if (!summary.isAddressOnly()) {
       const BlockingUse &first = *summary.firstBlockingUse;
       param.decision = ParamPlan::Decision::Keep;
-      param.reason = reasons.get(first.reason, first.user);
+      param.reason = reasons.get(first);
       param.blockingLoc = first.user->getLoc();
     } else {
       param.decision = ParamPlan::Decision::Hoist;
@@ -202,12 +202,12 @@ static std::string describeOperand(Value value, FunctionOpInterface function) {
            argument.getOwner()->getParentOp()->getName().getStringRef().str() +
            "'";
   }
+  // Sign-preserving widening casts keep the number, which is what the
+  // contract is about: the subject the discovery checks also read.
+  if (Value subject = equalsSubject(value); subject != value)
+    return describeOperand(subject, function);
   Operation *def = value.getDefiningOp();
   unsigned result = cast<OpResult>(value).getResultNumber();
-  // Sign-extending casts keep the number, which is what the contract is
-  // about: look through them (not through zero extensions or truncations).
-  if (isa<arith::IndexCastOp, arith::ExtSIOp, LLVM::SExtOp>(def))
-    return describeOperand(def->getOperand(0), function);
   if (auto param = dyn_cast<ParamOp>(def))
     return "parameter '" + param.getName().str() + "'";
   if (std::optional<APInt> known = knownIntegerValue(value))
@@ -308,6 +308,12 @@ static std::optional<ForcedKeep>
 whyNoArgumentAtAll(const DiscoveredKernel &kernel) {
   if (!kernel.unknownReference)
     return std::nullopt;
+  if (kernel.unknownReference == FunctionOpInterface(kernel.function))
+    return ForcedKeep{("the " + kernel.kindName() +
+                       " is variadic: its calls pass variadic arguments where "
+                       "a new argument would go")
+                          .str(),
+                      nullptr};
   return ForcedKeep{("the " + kernel.kindName() + " is referenced by '" +
                      kernel.unknownReference->getName().getStringRef() +
                      "', which the pass cannot give a new argument")

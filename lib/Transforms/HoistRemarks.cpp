@@ -5,9 +5,9 @@
 using namespace mlir;
 using namespace mlir::flyhoist;
 
-std::string mlir::flyhoist::describeBlockReason(BlockReason reason,
-                                                Operation *user) {
-  switch (reason) {
+std::string mlir::flyhoist::describeBlockReason(const BlockingUse &use) {
+  Operation *user = use.user;
+  switch (use.reason) {
   case BlockReason::LoopBound:
     return "loop bound or step";
   case BlockReason::Comparison:
@@ -39,18 +39,26 @@ std::string mlir::flyhoist::describeBlockReason(BlockReason reason,
             "', which the analysis does not know as address arithmetic")
         .str();
   case BlockReason::UnknownOperand:
-    return ("reaches '" + user->getName().getStringRef() +
-            "' through an operand the analysis cannot follow")
+    return ("used by '" + user->getName().getStringRef() + "' as operand " +
+            std::to_string(use.operandNumber) + ", which no rule classifies")
         .str();
+  case BlockReason::MustBeImmediate:
+    return "must be a compile-time immediate";
+  case BlockReason::VectorPosition:
+    return "position into a vector (a runtime one indexes registers)";
   }
   llvm_unreachable("unknown BlockReason");
 }
 
-StringAttr BlockReasonAttrs::get(BlockReason reason, Operation *user) {
+StringAttr BlockReasonAttrs::get(const BlockingUse &use) {
+  // Only the wording of unclassified operands names the position.
+  unsigned position =
+      use.reason == BlockReason::UnknownOperand ? use.operandNumber : 0;
   auto [it, inserted] = cache.try_emplace(
-      {static_cast<unsigned>(reason), user->getName()}, nullptr);
+      {static_cast<unsigned>(use.reason), use.user->getName(), position},
+      nullptr);
   if (inserted)
     it->second =
-        StringAttr::get(user->getContext(), describeBlockReason(reason, user));
+        StringAttr::get(use.user->getContext(), describeBlockReason(use));
   return it->second;
 }

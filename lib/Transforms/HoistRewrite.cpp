@@ -196,12 +196,13 @@ public:
     return replacedParams.contains(param.getOperation());
   }
 
-  /// The host argument `function` got for `name`, if any.
+  /// The host argument `function` got for `name` at `type`, if any (one
+  /// name launched at two types is two arguments).
   std::optional<unsigned> hostArgumentIndex(Operation *function,
-                                            StringAttr name) const {
+                                            StringAttr name, Type type) const {
     if (hostArguments.empty())
       return std::nullopt;
-    auto it = hostArguments.find({function, name});
+    auto it = hostArguments.find(key(function, name, type));
     if (it == hostArguments.end())
       return std::nullopt;
     return it->second;
@@ -305,7 +306,7 @@ private:
         appendArguments(function, carrierType, function.getLoc()).front();
     KnownValue known{castCarrier(function, argument, type), argument};
     arguments[key(function, name, type)] = known;
-    hostArguments.try_emplace({function, name}, index);
+    hostArguments.try_emplace(key(function, name, type), index);
     SmallVector<ParamOp> own;
     function->walk([&](ParamOp param) {
       if (param.getNameAttr() == name && param.getType() == type &&
@@ -330,7 +331,7 @@ private:
   /// The values functions hold at run time: their own new arguments (only
   /// for functions that pass them on) and host arguments.
   DenseMap<Key, KnownValue> arguments;
-  DenseMap<std::pair<Operation *, StringAttr>, unsigned> hostArguments;
+  DenseMap<Key, unsigned> hostArguments;
   llvm::DenseSet<Operation *> replacedParams;
   /// The facts of the site asked for last.
   SiteFacts last;
@@ -674,7 +675,8 @@ static void writeRecord(KernelPlan &plan, KeptRecordEntries &kept,
       continue;
     std::optional<unsigned> hostArgument;
     if (host && param.argumentIndex)
-      hostArgument = launchValues.hostArgumentIndex(host, param.name);
+      hostArgument =
+          launchValues.hostArgumentIndex(host, param.name, param.type);
     hoisted.push_back(entries.get(context, param, hostArgument));
   }
   // A function hoisted before (e.g. a second run with materialize-kept=false)

@@ -33,6 +33,13 @@ FailureOr<StrideUseRules> mlir::flyhoist::validateHoistOptions(
   if (options.divisibility > 1 && !llvm::isPowerOf2_64(options.divisibility))
     return emitError() << "divisibility=" << options.divisibility
                        << " must be a power of two (or 0 for off)";
+  // The record holds a divisor as a signed 64-bit integer, and the widest
+  // value it can describe (i64) has no larger power of two dividing a
+  // non-zero positive value.
+  if (options.divisibility > kMaxDivisibility)
+    return emitError() << "divisibility=" << options.divisibility
+                       << " is larger than 2^62 (" << kMaxDivisibility
+                       << "), the largest divisor the record holds";
   std::string error;
   FailureOr<StrideUseRules> rules = StrideUseRules::parse(
       options.addressOperands, options.passThroughOperands, error);

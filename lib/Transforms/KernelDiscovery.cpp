@@ -92,10 +92,14 @@ static void collectReferences(Attribute attr, Operation *user,
   }
 }
 
-std::optional<APInt> mlir::flyhoist::knownIntegerValue(Value value) {
-  Operation *def = value.getDefiningOp();
-  if (!def)
-    return std::nullopt;
+/// The width of an integer or index value (index as 64 bits).
+static unsigned integerWidth(Type type) {
+  return type.isIndex() ? IndexType::kInternalStorageBitWidth
+                        : type.getIntOrFloatBitWidth();
+}
+
+/// A constant op's integer, without evaluating anything.
+static std::optional<APInt> constantInteger(Operation *def) {
   if (auto param = dyn_cast<ParamOp>(def))
     return IntegerAttr::get(param.getType(), param.getIntValue()).getValue();
   // The usual constants by class first: a trait check (m_Constant) can fail
@@ -109,10 +113,53 @@ std::optional<APInt> mlir::flyhoist::knownIntegerValue(Value value) {
   else if (auto constant = dyn_cast<index::ConstantOp>(def))
     attr = constant.getValueAttr();
   else
-    (void)matchPattern(value, m_Constant(&attr));
-  if (auto integer = dyn_cast_or_null<IntegerAttr>(attr))
+    (void)matchPattern(def->getResult(0), m_Constant(&attr));
+  if (auto integer = dyn_cast_or_null<IntegerAttr>(attr)) {
+    // (index constants hold 64-bit APInts already; other widths as typed.)
     return integer.getValue();
+  }
   return std::nullopt;
+}
+
+std::optional<APInt> mlir::flyhoist::knownIntegerValue(Value value) {
+  Operation *def = value.getDefiningOp();
+  if (!def || def->getNumResults() != 1)
+    return std::nullopt;
+  Type type = value.getType();
+  if (!type.isIntOrIndex())
+    return std::nullopt;
+  unsigned width = integerWidth(type);
+  // Casts: the source's known value, as the cast computes it.
+  bool signedCast = isa<arith::IndexCastOp, arith::ExtSIOp, LLVM::SExtOp>(def);
+  bool unsignedCast =
+      isa<arith::IndexCastUIOp, arith::ExtUIOp, LLVM::ZExtOp>(def);
+  bool truncation = isa<arith::TruncIOp, LLVM::TruncOp>(def);
+  if (signedCast || unsignedCast || truncation) {
+    Value source = def->getOperand(0);
+    if (!source.getType().isIntOrIndex())
+      return std::nullopt;
+    std::optional<APInt> known = knownIntegerValue(source);
+    if (!known)
+      return std::nullopt;
+    return unsignedCast ? known->zextOrTrunc(width) : known->sextOrTrunc(width);
+  }
+  std::optional<APInt> known = constantInteger(def);
+  if (known && known->getBitWidth() != width)
+    return known->sextOrTrunc(width);
+  return known;
+}
+
+Value mlir::flyhoist::equalsSubject(Value equals) {
+  while (Operation *def = equals.getDefiningOp()) {
+    if (!isa<arith::IndexCastOp, arith::ExtSIOp, LLVM::SExtOp>(def))
+      break;
+    Value source = def->getOperand(0);
+    if (!source.getType().isIntOrIndex() || !equals.getType().isIntOrIndex() ||
+        integerWidth(source.getType()) > integerWidth(equals.getType()))
+      break; // a narrowing index_cast: the number may change
+    equals = source;
+  }
+  return equals;
 }
 
 /// Whether `known` (of some width) is the bit pattern of `value`.
@@ -126,6 +173,7 @@ static bool sameBits(const APInt &known, int64_t value) {
 /// to be another one (the rewrite would silently change what it computes).
 /// `equals` is the parameter's `equals` operand.
 static LogicalResult checkEqualsOperand(ParamOp param, Value equals) {
+  // (Evaluated through every cast: this is the value the uses would take.)
   std::optional<APInt> known = knownIntegerValue(equals);
   if (!known || sameBits(*known, param.getIntValue()))
     return success();
@@ -285,12 +333,17 @@ static LogicalResult findLaunchSites(DiscoveredKernel &kernel,
         continue;
       }
       unsigned passed = passedArguments(use.user).size();
-      if (passed != function.getNumArguments()) {
-        InFlightDiagnostic diag = use.user->emitError()
-                                  << "launch site passes " << passed
-                                  << " arguments but " << kernel.kindName()
-                                  << " " << kernel.path << " takes "
-                                  << function.getNumArguments();
+      // A call of a variadic function passes its variadic arguments after
+      // the fixed ones (the kernel then keeps its parameters, below).
+      auto llvmFunc = dyn_cast<LLVM::LLVMFuncOp>(function.getOperation());
+      bool variadic = llvmFunc && llvmFunc.isVarArg();
+      if (variadic ? passed < function.getNumArguments()
+                   : passed != function.getNumArguments()) {
+        InFlightDiagnostic diag =
+            use.user->emitError()
+            << "launch site passes " << passed << " arguments but "
+            << kernel.kindName() << " " << kernel.path << " takes "
+            << (variadic ? "at least " : "") << function.getNumArguments();
         diag.attachNote(function.getLoc())
             << kernel.kindName() << " defined here";
         return failure();
@@ -322,7 +375,12 @@ static LogicalResult checkEqualsAtLaunchSites(FunctionOpInterface function,
     return success();
   Block *entry = &function.getFunctionBody().front();
   for (ParamOp param : params) {
-    auto argument = dyn_cast_or_null<BlockArgument>(param.getEquals());
+    Value equals = param.getEquals();
+    if (!equals)
+      continue;
+    // The argument the recorded contract names (through sign-preserving
+    // widening casts, as the record words it).
+    auto argument = dyn_cast<BlockArgument>(equalsSubject(equals));
     if (!argument || argument.getOwner() != entry ||
         argument.getArgNumber() >= function.getNumArguments())
       continue;
@@ -334,7 +392,11 @@ static LogicalResult checkEqualsAtLaunchSites(FunctionOpInterface function,
       if (index >= passed.size())
         continue; // reported as an arity mismatch where it matters
       std::optional<APInt> known = knownIntegerValue(passed[index]);
-      if (!known || sameBits(*known, param.getIntValue()))
+      // What the kernel's `equals` value is when the argument is `known`:
+      // the casts in between only sign-extend.
+      if (!known || !equals.getType().isIntOrIndex() ||
+          sameBits(known->sextOrTrunc(integerWidth(equals.getType())),
+                   param.getIntValue()))
         continue;
       InFlightDiagnostic diag =
           use.user->emitError()

@@ -126,11 +126,15 @@ func.func @buffer_resources(%base: !llvm.ptr<1>, %i: i32) attributes {spec.kerne
 // -----
 
 // LDS DMA: the resource's address, the LDS pointer and the offsets are
-// addresses; the per-lane size and aux are policy; the bound is read back.
+// addresses; the bound is read back; the per-lane size, the immediate offset
+// and aux are `immarg`s of llvm.amdgcn.raw.ptr.buffer.load.lds (read from
+// LLVM's intrinsic table), so they must stay compile-time immediates.
 func.func @lds_dma(%rsrc: !llvm.ptr<8>, %base: !llvm.ptr<1>, %lds: !llvm.ptr<3>, %i: i32) attributes {spec.kernel} {
   %w = spec.param "w" = 64 : i32 // expected-remark {{'w': address-only, 3 address operand(s)}}
   %n = spec.param "n" = 4096 : i64 // expected-remark {{'n': 1 blocking use(s), first: size-read-back by 'rocdl.raw.ptr.buffer.load.lds'}}
-  %sz = spec.param "size" = 4 : i32 // expected-remark {{'size': 1 blocking use(s), first: mask-or-padding by 'rocdl.raw.ptr.buffer.load.lds'}}
+  %sz = spec.param "size" = 4 : i32 // expected-remark {{'size': 1 blocking use(s), first: must-be-immediate by 'rocdl.raw.ptr.buffer.load.lds'}}
+  %imm = spec.param "imm" = 256 : i32 // expected-remark {{'imm': 1 blocking use(s), first: must-be-immediate by 'rocdl.raw.ptr.buffer.load.lds'}}
+  %pol = spec.param "aux" = 0 : i32 // expected-remark {{'aux': 1 blocking use(s), first: must-be-immediate by 'rocdl.raw.ptr.buffer.load.lds'}}
   %c0 = llvm.mlir.constant(0 : i32) : i32
   %c4 = llvm.mlir.constant(4 : i32) : i32
   %z16 = llvm.mlir.constant(0 : i16) : i16
@@ -143,8 +147,14 @@ func.func @lds_dma(%rsrc: !llvm.ptr<8>, %base: !llvm.ptr<1>, %lds: !llvm.ptr<3>,
   // expected-remark@+1 {{'w' operand #1 (value): address}}
   rocdl.global.load.lds %g, %l, 4, 0, 0
   %bounded = rocdl.make.buffer.rsrc %base, %z16, %n, %f : !llvm.ptr<1> to !llvm.ptr<8> // expected-remark {{'n' operand #2 (value): pass-through}}
-  // expected-remark@+2 {{'size' operand #2 (value): blocking (mask-or-padding)}}
+  // expected-remark@+2 {{'size' operand #2 (value): blocking (must-be-immediate)}}
   // expected-remark@+1 {{'n' operand #0 (buffer bound): blocking (size-read-back)}}
   rocdl.raw.ptr.buffer.load.lds %bounded, %lds, %sz, %c0, %c0, %c0, %c0
+  // The immediate offset and aux: one value in both positions is still
+  // classified per position.
+  // expected-remark@+1 {{'imm' operand #5 (value): blocking (must-be-immediate)}}
+  rocdl.raw.ptr.buffer.load.lds %rsrc, %lds, %c4, %c0, %c0, %imm, %c0
+  // expected-remark@+1 {{'aux' operand #6 (value): blocking (must-be-immediate)}}
+  rocdl.raw.ptr.buffer.load.lds %rsrc, %lds, %c4, %c0, %c0, %c0, %pol
   return
 }

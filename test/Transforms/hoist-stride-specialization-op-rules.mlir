@@ -26,7 +26,7 @@ func.func @named_in_options(%m: memref<?xf32>, %i: index) attributes {spec.kerne
 // CHECK-LABEL: func.func @unnamed_operand
 // CHECK: arith.constant 64 : index
 func.func @unnamed_operand(%m: memref<?xf32>, %i: index) attributes {spec.kernel} {
-  %w = spec.param "w" = 64 : index // expected-remark {{'w' kept specialized in kernel @unnamed_operand: reaches 'test_stride.opaque' through an operand the analysis cannot follow}}
+  %w = spec.param "w" = 64 : index // expected-remark {{'w' kept specialized in kernel @unnamed_operand: used by 'test_stride.opaque' as operand 0, which no rule classifies}}
   %o = test_stride.opaque %w, %i : (index, index) -> index // expected-note {{needs 'w' as a constant here}}
   %v = test_stride.opaque_load %m[%o] : memref<?xf32> -> f32
   return

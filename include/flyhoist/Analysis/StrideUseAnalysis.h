@@ -64,9 +64,10 @@ private:
   llvm::StringMap<llvm::SmallDenseMap<unsigned, OperandRole>> rules;
 };
 
-/// Classifies `use` of a value whose `facet` carries a parameter: the rules
-/// named in `rules` first, then the owner's StrideUseOpInterface, then the
-/// control-flow interfaces; anything else keeps the parameter.
+/// Classifies `use` of a value whose `facet` carries a parameter: an operand
+/// that must be an instruction immediate (isImmediateOperand) first, then
+/// the rules named in `rules`, then the owner's StrideUseOpInterface, then
+/// the control-flow interfaces; anything else keeps the parameter.
 UseVerdict classifyUse(OpOperand &use, unsigned facet,
                        const StrideUseRules &rules = {});
 
@@ -79,6 +80,8 @@ struct BlockingUse {
   Operation *user = nullptr;
   /// Why it needs a constant.
   BlockReason reason = BlockReason::UnknownOperation;
+  /// The position of the parameter-derived operand among `user`'s operands.
+  unsigned operandNumber = 0;
 };
 
 /// What the analysis found for one parameter.

@@ -108,9 +108,16 @@ enum class BlockReason {
   SizeReadBack,
   /// Used by an operation the analysis does not know.
   UnknownOperation,
-  /// Reached an operation through an operand the analysis cannot follow
-  /// (e.g. a region the operation does not forward values into).
+  /// Reached an operation through an operand no rule of that operation
+  /// classifies (the rules fail closed), or one it cannot follow (e.g. a
+  /// region the operation does not forward values into).
   UnknownOperand,
+  /// An operand the target needs as an instruction immediate (an LLVM
+  /// intrinsic's `immarg`, a static position of a nested vector): a runtime
+  /// value there does not lower.
+  MustBeImmediate,
+  /// A runtime position into a vector: it indexes registers, not memory.
+  VectorPosition,
 };
 
 /// A stable identifier of `reason` ("loop-bound", "size-read-back", ...), for

@@ -22,7 +22,13 @@ namespace mlir::flyhoist {
 /// address-operands, pass-through-operands, manifest).
 using HoistOptions = HoistStrideSpecializationOptions;
 
-/// Checks `options` (a divisibility bound that is 0, 1 or a power of two;
+/// The largest `divisibility` bound accepted: 2^62, the largest power of two
+/// dividing a positive value of the widest type a parameter can have, which
+/// the record's signed 64-bit divisor holds.
+inline constexpr uint64_t kMaxDivisibility = uint64_t(1) << 62;
+
+/// Checks `options` (a divisibility bound that is 0, 1 or a power of two
+/// up to kMaxDivisibility;
 /// well-formed operand rules) and returns their operand rules parsed. On
 /// failure emits the error through `emitError`, located where the caller
 /// runs.

@@ -19,20 +19,22 @@
 namespace mlir::flyhoist {
 
 /// Why a parameter is kept, worded to follow "kept specialized: ", e.g.
-/// "loop bound or step". `user` is the operation with the blocking use (its
-/// name is part of the text for operations the analysis does not know).
-std::string describeBlockReason(BlockReason reason, Operation *user);
+/// "loop bound or step". `use.user` is the operation with the blocking use
+/// (its name and the operand's position are part of the text for operations
+/// and operands no rule classifies).
+std::string describeBlockReason(const BlockingUse &use);
 
 /// describeBlockReason() as a StringAttr (the form the hoist record keeps),
 /// built once per reason and operation name: a module can keep thousands of
 /// parameters for a handful of reasons.
 class BlockReasonAttrs {
 public:
-  /// The wording of `reason` for a blocking use by `user`.
-  StringAttr get(BlockReason reason, Operation *user);
+  /// The wording of the reason of blocking use `use`.
+  StringAttr get(const BlockingUse &use);
 
 private:
-  llvm::DenseMap<std::pair<unsigned, OperationName>, StringAttr> cache;
+  llvm::DenseMap<std::tuple<unsigned, OperationName, unsigned>, StringAttr>
+      cache;
 };
 
 } // namespace mlir::flyhoist
