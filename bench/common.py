@@ -49,12 +49,29 @@ def kernel_with_width(text, width):
     return new
 
 
-def pipeline(mode, chip, fmt='bin'):
-    """The --pass-pipeline of one compile: mode is materialized or hoisted."""
+_TARGET = re.compile(r'gpu\.module\s+@\w+\s*\[#rocdl\.target<([^>]*)>')
+
+
+def target_opt_level(text):
+    """The O of the #rocdl.target a kernel's gpu.module already carries (as
+    FlyDSL's do), or None. The attribute's own default is 2: the AMDGPU
+    pipeline must attach an equal target, or the module gets two targets
+    and two code objects."""
+    m = _TARGET.search(text)
+    if not m:
+        return None
+    o = re.search(r'\bO\s*=\s*(\d+)', m.group(1))
+    return int(o.group(1)) if o else 2
+
+
+def pipeline(mode, chip, fmt='bin', opt_level=None):
+    """The --pass-pipeline of one compile: mode is materialized or hoisted;
+    opt_level the device O (None: the pipeline's default)."""
     first = {'materialized': 'materialize-specialization',
              'hoisted': 'hoist-stride-specialization{remarks=false}'}[mode]
+    o = '' if opt_level is None else f' O={opt_level}'
     return (f'builtin.module({first},'
-            f'flyhoist-amdgpu-pipeline{{chip={chip} format={fmt}}})')
+            f'flyhoist-amdgpu-pipeline{{chip={chip}{o} format={fmt}}})')
 
 
 def compile_module(fly_opt, text, pipe, workdir):

@@ -98,6 +98,7 @@ def main():
     readelf = common.find_llvm_tool('llvm-readelf')
     with open(args.kernel) as f:
         kernel = f.read()
+    opt_level = common.target_opt_level(kernel)
     widths = [int(w) for w in args.widths.split(',')]
 
     cols = ['instrs', 'loop', 'sgpr', 'vgpr', 'agpr', 'sspill', 'vspill', 'lds', 'scratch',
@@ -118,7 +119,7 @@ def main():
                 for mode in ('materialized', 'hoisted'):
                     text = common.kernel_with_width(kernel, width)
                     out, _, _ = common.compile_module(
-                        fly_opt, text, common.pipeline(mode, chip), workdir)
+                        fly_opt, text, common.pipeline(mode, chip, opt_level=opt_level), workdir)
                     data = common.object_bytes(out)[0][2]
                     path = os.path.join(workdir, f'{chip}-{width}-{mode}.hsaco')
                     with open(path, 'wb') as f:
@@ -126,7 +127,7 @@ def main():
                     md = metadata(readelf, path)
                     rows[mode] = [len(disassembly_stats(objdump, path))] + [md[f] for f in FIELDS]
                     out, _, _ = common.compile_module(
-                        fly_opt, text, common.pipeline(mode, chip, 'isa'), workdir)
+                        fly_opt, text, common.pipeline(mode, chip, 'isa', opt_level), workdir)
                     isa = common.object_bytes(out)[0][2].decode('latin-1')
                     loops[mode] = loop_instructions(isa)
                 base = rows['materialized'][0]
