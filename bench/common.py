@@ -41,11 +41,14 @@ def find_llvm_tool(name):
     sys.exit(f'error: {name} (LLVM 22) not found')
 
 
-def kernel_with_width(text, width):
-    """The kernel text with `max_blocks_per_seq` set to `width`."""
-    new, count = _WIDTH_LINE.subn(lambda m: m.group(1) + str(width), text)
+def kernel_with_width(text, width, param=WIDTH_PARAM):
+    """The kernel text with `param` (default `max_blocks_per_seq`) set to
+    `width`."""
+    line = _WIDTH_LINE if param == WIDTH_PARAM else re.compile(
+        r'(spec\.param\s+"' + re.escape(param) + r'"\s*=\s*)(\d+)')
+    new, count = line.subn(lambda m: m.group(1) + str(width), text)
     if count != 1:
-        sys.exit(f'error: expected one `spec.param "{WIDTH_PARAM}" = N` line, found {count}')
+        sys.exit(f'error: expected one `spec.param "{param}" = N` line, found {count}')
     return new
 
 
