@@ -72,12 +72,15 @@
 // | no device functions: helpers traced inline          | kernel_function.py (Python helpers run at trace time) |
 //
 // Specialization parameters (spec.param): `max_blocks_per_seq` is the block
-// table's row stride, a compile-time leaf of its layout ((?, W):(W, 1): the
-// frontend keeps the width static where torch's default would make it a
-// dynamic i64 stride, and marks that leaf instead of folding it); it reaches
-// only the table's element offset and is hoisted into a kernel argument.
-// heads bounds the w[t] copy loop, head_dim the LDS-DMA loop, block_k steps
-// the KV loop and, with page_size, divides: those are kept. The width literal
+// table's row stride. The frontend traces it as a spec.param and builds the
+// table's layout, (num_seqs, W):(W, 1), in the kernel with that value as a
+// dynamic stride (an int tuple made from the SSA value; a static stride would
+// be folded into constants by fly-layout-lowering, and torch's default layout
+// would bring it in as an i64 leaf of the argument's layout struct, so the
+// table's argument carries its shape leaf only). It reaches only the table's
+// element offset and is hoisted into a kernel argument. heads bounds the
+// w[t] copy loop, head_dim the LDS-DMA loop, block_k steps the KV loop and,
+// with page_size, divides: those are kept. The width literal
 // appears once, on the `max_blocks_per_seq` line, so a script can substitute
 // it (bench/widths.py rewrites that line's `= 128`).
 //
