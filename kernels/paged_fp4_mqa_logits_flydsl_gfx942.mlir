@@ -25,12 +25,15 @@
 // The algorithm is aiter's paged MQA logits (aiter/ops/triton/_triton_kernels/
 // pa_mqa_logits.py, the CDNA path of its Gluon kernel): all heads of a token
 // in one workgroup, Q and the weights loaded once per token into registers,
-// K streamed through LDS in a software-pipelined loop (tile i computes from
-// one LDS stage while tile i + 1 lands in the other; the block-table entries
-// run a tile further ahead, clamped to the last live column as aiter clamps
-// them), the head sum finished across lanes with ds_bpermute. Each lane
-// computes its own block-table index as aiter does,
-// seq * max_blocks_per_seq + (kb + tid) / page_size.
+// a software-pipelined KV loop whose block-table entries run ahead of the K
+// loads, clamped to the last live column as aiter clamps them, each lane
+// computing its own block-table index as aiter does,
+// seq * max_blocks_per_seq + (kb + tid) / page_size, and the head sum
+// finished across lanes (here with ds_bpermute). One difference: aiter's
+// CDNA path loads K tiles straight into registers; here they go through LDS
+// by LDS-DMA in two stages (tile i computes from one stage while tile i + 1
+// lands in the other), as FlyDSL's kernels stage tiles, which gives the
+// text FlyDSL's LDS, swizzle and copy-atom shapes.
 //
 // Shapes, and the FlyDSL source each follows (ROCm/FlyDSL; pipeline of
 // python/flydsl/compiler/backends/rocm.py, up to convert-fly-to-rocdl and
