@@ -41,20 +41,40 @@ def find_llvm_tool(name):
     sys.exit(f'error: {name} (LLVM 22) not found')
 
 
-def kernel_with_width(text, width):
-    """The kernel text with `max_blocks_per_seq` set to `width`."""
-    new, count = _WIDTH_LINE.subn(lambda m: m.group(1) + str(width), text)
+def kernel_with_width(text, width, param=WIDTH_PARAM):
+    """The kernel text with `param` (default `max_blocks_per_seq`) set to
+    `width`."""
+    line = _WIDTH_LINE if param == WIDTH_PARAM else re.compile(
+        r'(spec\.param\s+"' + re.escape(param) + r'"\s*=\s*)(\d+)')
+    new, count = line.subn(lambda m: m.group(1) + str(width), text)
     if count != 1:
-        sys.exit(f'error: expected one `spec.param "{WIDTH_PARAM}" = N` line, found {count}')
+        sys.exit(f'error: expected one `spec.param "{param}" = N` line, found {count}')
     return new
 
 
-def pipeline(mode, chip, fmt='bin'):
-    """The --pass-pipeline of one compile: mode is materialized or hoisted."""
+_TARGET = re.compile(r'gpu\.module\s+@\w+\s*\[#rocdl\.target<([^>]*)>')
+
+
+def target_opt_level(text):
+    """The O of the #rocdl.target a kernel's gpu.module already carries (as
+    FlyDSL's do), or None. The attribute's own default is 2: the AMDGPU
+    pipeline must attach an equal target, or the module gets two targets
+    and two code objects."""
+    m = _TARGET.search(text)
+    if not m:
+        return None
+    o = re.search(r'\bO\s*=\s*(\d+)', m.group(1))
+    return int(o.group(1)) if o else 2
+
+
+def pipeline(mode, chip, fmt='bin', opt_level=None):
+    """The --pass-pipeline of one compile: mode is materialized or hoisted;
+    opt_level the device O (None: the pipeline's default)."""
     first = {'materialized': 'materialize-specialization',
              'hoisted': 'hoist-stride-specialization{remarks=false}'}[mode]
+    o = '' if opt_level is None else f' O={opt_level}'
     return (f'builtin.module({first},'
-            f'flyhoist-amdgpu-pipeline{{chip={chip} format={fmt}}})')
+            f'flyhoist-amdgpu-pipeline{{chip={chip}{o} format={fmt}}})')
 
 
 def compile_module(fly_opt, text, pipe, workdir):

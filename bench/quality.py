@@ -12,6 +12,12 @@ scratch bytes (code object metadata, from llvm-readelf-22 --notes), and the
 kernel argument segment size.
 
   bench/quality.py [--kernel FILE] [--widths 1,7,100,128,333,512] [--chips gfx942,gfx950]
+                   [--param NAME]
+
+--param varies another spec.param than max_blocks_per_seq (the offset-tail
+kernels of bench/tails/: --param tail). A kernel whose gpu.module carries
+its own #rocdl.target (FlyDSL's texts) is compiled at that target's O, with
+the target's chip set to the chip compiled for.
 """
 
 import argparse
@@ -92,12 +98,15 @@ def main():
     parser.add_argument('--chips', default='gfx942,gfx950')
     parser.add_argument('--fly-opt')
     parser.add_argument('--kernel', default=common.KERNEL)
+    parser.add_argument('--param', default=common.WIDTH_PARAM,
+                        help='the spec.param whose value varies (default: the width)')
     args = parser.parse_args()
     fly_opt = common.find_fly_opt(args.fly_opt)
     objdump = common.find_llvm_tool('llvm-objdump')
     readelf = common.find_llvm_tool('llvm-readelf')
     with open(args.kernel) as f:
         kernel = f.read()
+    opt_level = common.target_opt_level(kernel)
     widths = [int(w) for w in args.widths.split(',')]
 
     cols = ['instrs', 'loop', 'sgpr', 'vgpr', 'agpr', 'sspill', 'vspill', 'lds', 'scratch',
@@ -116,9 +125,11 @@ def main():
                 rows = {}
                 loops = {}
                 for mode in ('materialized', 'hoisted'):
-                    text = common.kernel_with_width(kernel, width)
+                    text = common.kernel_with_width(kernel, width, args.param)
+                    text = re.sub(r'(#rocdl\.target<[^>]*chip = ")[^"]*(")',
+                                  lambda m: m.group(1) + chip + m.group(2), text)
                     out, _, _ = common.compile_module(
-                        fly_opt, text, common.pipeline(mode, chip), workdir)
+                        fly_opt, text, common.pipeline(mode, chip, opt_level=opt_level), workdir)
                     data = common.object_bytes(out)[0][2]
                     path = os.path.join(workdir, f'{chip}-{width}-{mode}.hsaco')
                     with open(path, 'wb') as f:
@@ -126,7 +137,7 @@ def main():
                     md = metadata(readelf, path)
                     rows[mode] = [len(disassembly_stats(objdump, path))] + [md[f] for f in FIELDS]
                     out, _, _ = common.compile_module(
-                        fly_opt, text, common.pipeline(mode, chip, 'isa'), workdir)
+                        fly_opt, text, common.pipeline(mode, chip, 'isa', opt_level), workdir)
                     isa = common.object_bytes(out)[0][2].decode('latin-1')
                     loops[mode] = loop_instructions(isa)
                 base = rows['materialized'][0]

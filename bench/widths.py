@@ -57,8 +57,10 @@ def run_kernel(path, args, fly_opt, widths, chips, save_dir):
     (one object per width materialized, one in all hoisted) is met."""
     with open(path) as f:
         kernel = f.read()
+    opt_level = common.target_opt_level(kernel)
     modes = ['materialized', 'hoisted']
-    print(f'kernel: {os.path.relpath(path, common.ROOT)}')
+    print(f'kernel: {os.path.relpath(path, common.ROOT)}'
+          + ('' if opt_level is None else f' (its gpu.module target: O={opt_level})'))
     sys.stdout.flush()
     jobs = [(chip, mode, w) for chip in chips for mode in modes for w in widths]
     results = {}
@@ -69,7 +71,7 @@ def run_kernel(path, args, fly_opt, widths, chips, save_dir):
             chip, mode, width = job
             out, cpu, wall = common.compile_module(
                 fly_opt, common.kernel_with_width(kernel, width),
-                common.pipeline(mode, chip), workdir)
+                common.pipeline(mode, chip, opt_level=opt_level), workdir)
             objs = common.object_bytes(out)
             if len(objs) != 1:
                 raise RuntimeError(f'{job}: expected one code object, got {len(objs)}')

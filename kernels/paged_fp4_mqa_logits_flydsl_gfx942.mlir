@@ -1,540 +1,1099 @@
-// Paged FP4 prefill MQA-logits, as a FlyDSL-style frontend hands it over after
-// its `convert-fly-to-rocdl` lowering and canonicalize, before
-// `convert-gpu-to-rocdl`: the same function and geometry as
-// kernels/paged_fp4_mqa_logits.mlir, in the IR shapes such a lowering emits.
-// This is the gfx942 (CDNA3) text: CDNA3 has no FP4 matrix instruction, so K
-// and Q are decoded to f32 and the head dot products are FMAs. The work is
-// organised simply: one workgroup per token (grid-stride), one KV position
-// per thread, the thread's decoded K row in registers against Q broadcast
-// from LDS; each head's dot product is four 32-wide FMA chains reduced once,
-// the head sum an FMA chain in head order. The gfx950 text
-// (paged_fp4_mqa_logits_flydsl_gfx950.mlir) uses the scaled-FP4 MFMA instead;
-// FlyDSL picks its MMA atom per architecture while tracing, so a frontend
-// produces one text per chip. Both share the block-table path, the only place
-// the page-table width lives.
+// Paged FP4 prefill MQA logits in the IR shapes FlyDSL hands to the rest of
+// its pipeline after `convert-fly-to-rocdl` and canonicalize (before
+// `gpu.module(convert-scf-to-cf, cse, convert-gpu-to-rocdl)`): what a
+// FlyDSL kernel of this function would be at the hoisting pass's slot. This
+// is the gfx942 (CDNA3) text: CDNA3 has no FP4 matrix instruction, so Q and
+// K are widened to FP8 e4m3fnuz (every e2m1 value is exact there) and the dot
+// products are rocdl.mfma.f32.16x16x32.fp8.fp8, one per 32-value scale block,
+// the E8M0 scales applied to each block's f32 result. The gfx950 text
+// (paged_fp4_mqa_logits_flydsl_gfx950.mlir) uses the scaled-FP4 MFMA; FlyDSL
+// picks its MMA atom per architecture while tracing, so a frontend produces
+// one text per chip.
 //
 //   logits[t, j] = sum_h w[t, h] * relu(q[t, h, :] . k[row(t, j), :])   for j < kv_len[t]
-//   row(t, j)    = block_table[tok_seq[t] * max_blocks_per_seq + j / 64] * 64 + j % 64
+//   row(t, j)    = block_table[tok_seq[t], j / 64] * 64 + j % 64
 //
-// Geometry: 512 workgroups x 256 threads (4 waves of 64), block_k 256 KV
-// positions per tile (one per thread), KV pages of 64 tokens, 64 heads,
-// head_dim 128; FP4 e2m1 Q and K (two values a byte, low nibble first), one
-// E8M0 scale per 32 values. Layouts as in the memref kernel
-// kernels/paged_fp4_mqa_logits.mlir:
-//   q [T, 64, 64] i8, q_scale [T, 64, 4] i8, kv [pages, 64, 64] i8,
-//   kv_scale [pages, 64, 4] i8, block_table [B, max_blocks_per_seq] i32,
-//   weights [T, 64] bf16, tok_seq [T] i32, kv_len [T] i32,
-//   logits [T, logits_stride] f32.
+// Geometry: 256 threads (4 waves of 64) per workgroup, a persistent grid of
+// min(num_tokens, CUs) workgroups striding over the tokens, 256 KV positions
+// per tile (64 a wave), KV pages of 64 tokens, 64 heads, head_dim 128; FP4
+// e2m1 Q and K (two values a byte, low nibble first), one E8M0 scale per 32
+// values. Tensors, torch layouts: q [T, 64, 64] i8, q_scale [T, 64, 4] i8,
+// kv [pages, 64, 64] i8, kv_scale [pages, 64, 4] i8, block_table
+// [B, max_blocks_per_seq] i32, weights [T, 64] bf16, tok_seq [T] i32,
+// kv_len [T] i32, logits [T, S] f32.
 //
-// What the lowering turned into what:
-// - Kernel tensors are `!llvm.ptr<1>` arguments; scalars are i32.
-// - Buffer tensors (q, q_scale, kv, kv_scale, block_table, logits) are fat
-//   pointers `!llvm.struct<(ptr<8>, i32)>`: a buffer resource from
-//   `rocdl.make.buffer.rsrc` and a byte offset, packed with llvm.mlir.undef +
-//   llvm.insertvalue, advanced by extracting the offset, adding and packing
-//   again (FlyDSL's add_offset), read by extracting both fields into
-//   `rocdl.raw.ptr.buffer.load/store` (its ptr.load/ptr.store).
-// - num_records of every resource is 0xFFFFFFFF: FlyDSL's default
-//   (`max_size=True`), which keeps the tensor's shape out of the descriptor.
-//   With the block table's exact byte size (num_seqs * max_blocks_per_seq * 4)
-//   the width would reach a bound the hardware checks on every access, and
-//   stay specialized; a byte size the launcher passes as an argument would
-//   not (test/Integration/flydsl-mqa-num-records.mlir and
-//   flydsl-mqa-negative.mlir). The cost of the maximum is that out-of-window
-//   reads are not clipped by the hardware, so every access below is guarded.
-// - The block-table row is a fat pointer carried through the KV loop in
-//   scf.for iter_args and advanced by one tile's pages each iteration.
-// - tok_seq, kv_len and weights are plain global pointers: llvm.getelementptr
-//   + llvm.load. Workgroup memory is one addrspace(3) llvm.mlir.global per
-//   shared allocation, reached through llvm.mlir.addressof and GEPs.
-// - q[t] and its scales go to LDS with the LDS-DMA forms
-//   (`rocdl.raw.ptr.buffer.load.lds`, `rocdl.global.load.lds`: each lane
-//   moves 4 bytes to M0 + 4 * lane), then every thread decodes one block of
-//   32 values into an f32 copy of Q. That copy is XOR-swizzled in 16-byte
-//   chunks (FlyDSL's Swizzle<3,4,3> on byte offsets: o ^ ((o & 0x380) >> 3),
-//   as arith.andi/shrui/xori): the decode writes of adjacent threads then
-//   spread over the banks; the head loop reads are broadcasts either way.
-// - The decode and the swizzled LDS copies are the device helpers below;
-//   FlyDSL traces such Python helpers inline, and the pipeline's inliner
-//   does the same here before anything else looks at them.
+// The algorithm is aiter's paged MQA logits (aiter/ops/triton/_triton_kernels/
+// pa_mqa_logits.py, the CDNA path of its Gluon kernel): all heads of a token
+// in one workgroup, Q and the weights loaded once per token into registers,
+// a software-pipelined KV loop whose block-table entries run ahead of the K
+// loads, clamped to the last live column as aiter clamps them, each lane
+// computing its own block-table index as aiter does,
+// seq * max_blocks_per_seq + (kb + tid) / page_size, and the head sum
+// finished across lanes (here with ds_bpermute). One difference: aiter's
+// CDNA path loads K tiles straight into registers; here they go through LDS
+// by LDS-DMA in two stages (tile i computes from one stage while tile i + 1
+// lands in the other), as FlyDSL's kernels stage tiles, which gives the
+// text FlyDSL's LDS, swizzle and copy-atom shapes.
 //
-// Specialization parameters (spec.param): `max_blocks_per_seq` is used only
-// as the block-table row stride (i32 elements, scaled to bytes in the fat
-// pointer's offset) and is hoisted into a kernel argument; heads and head_dim
-// bound loops, block_k steps the KV loop and, with page_size, divides: those
-// are kept. The width literal appears once, on the `max_blocks_per_seq` line,
-// so a script can substitute it (bench/widths.py rewrites that line's `= 128`).
+// Shapes, and the FlyDSL source each follows (ROCm/FlyDSL; pipeline of
+// python/flydsl/compiler/backends/rocm.py, up to convert-fly-to-rocdl and
+// the canonicalize after it):
+//
+// | shape here                                          | FlyDSL source                                      |
+// |-----------------------------------------------------|----------------------------------------------------|
+// | gpu.module @kernels [#rocdl.target<chip = ...>]     | jit_function.py (create_gpu_module "kernels"), backends/rocm.py gpu_module_targets |
+// | kernel name <fn>_0, known_block_size only           | kernel_function.py (unique_kernel_name, create_gpu_func) |
+// | each tensor: !llvm.ptr<1> + packed layout struct,   | Transforms/RewriteFuncSignature.cpp (1:N carrier), jit_argument.py |
+// |   shapes i32, non-unit strides i64 (dynamic layout) |   (mark_layout_dynamic: torch tensors' default)    |
+// | host: llvm.emit_c_interface, trailing              | jit_function.py (_ensure_stream_arg, emit_c_interface), |
+// |   !gpu.async.token, gpu.launch_func [%stream]       |   kernel_function.py (async_dependencies = [stream]) |
+// | host packs layouts: undef + insertvalue             | RewriteFuncSignature.cpp (RewriteLaunchFuncOperands) |
+// | layout leaves: llvm.extractvalue %layout[i, j]      | RewriteFuncSignature.cpp (source materialization)  |
+// | crd2idx in i64 (i32 coords extsi'd), trunci to i32  | Utils/IntUtils.cpp (widest leaf), BufferFatPtr.h addOffset |
+// | make_buffer_tensor: rocdl.make.buffer.rsrc base,    | python/flydsl/expr/rocdl/universal.py (max_size: 0xFFFFFFFF, |
+// |   0 : i16, 4294967295 : i64, 159744 : i32           |   flags (7 << 12) | (4 << 15)), FlyToROCDL.cpp MakePtrOpLowering |
+// | fat pointer {ptr<8>, i32}: offset in elements,      | Utils/BufferFatPtr.h (pack, addOffset, byteOffset); |
+// |   scaled to bytes at each access (muli 2, 4); the   |   canonicalize folds extractvalue(insertvalue)     |
+// |   undef/insertvalue/extractvalue pairs folded       |                                                    |
+// | buffer copy atom: rocdl.raw.ptr.buffer.load of iN   | FlyROCDL/CDNA3/CopyAtom.cpp (BufferCopy emitAtomCallSSA) |
+// |   (i8, i16, i32, i128) then llvm.bitcast; stores    |                                                    |
+// |   bitcast to iN first                               |                                                    |
+// | copy-atom state {soffset, imm_offset}: built with   | CDNA3/CopyAtom.cpp (getDefaultState, setAtomState), |
+// |   undef + insertvalue, folded by canonicalize; what |   FlyToROCDL.cpp (AtomSetValueOpLowering)          |
+// |   is left: soffset the page base (SGPR), imm_offset |                                                    |
+// |   the constant operand 0 (the instruction immediate)|                                                    |
+// | LDS-DMA: rocdl.raw.ptr.buffer.load.lds rsrc, lds,   | CDNA3/CopyAtom.cpp (BufferCopyLDS: 32, or 128 on gfx950) |
+// |   size, voffset, soffset, imm_offset, aux           |                                                    |
+// | LDS: llvm.mlir.global external @__shared_alloc_N    | FlyToROCDL.cpp (createLDSGlobal: external, dso_local) |
+// |   dso_local, reached by llvm.mlir.addressof + GEP   |                                                    |
+// | swizzled LDS read: ptrtoint -> i64, andi/shrui/xori | Utils/PointerUtils.cpp (applySwizzleOnPtr), FlyToROCDL.cpp PtrLoad |
+// |   -> inttoptr on the final pointer (Swizzle<3,4,3>) |                                                    |
+// | the DMA side's swizzle on i32 offsets (andi/shrui/  | Transforms/IntSwizzleSimplify.cpp (int swizzle)    |
+// |   xori)                                             |                                                    |
+// | plain scalar loads: llvm.getelementptr + llvm.load  | FlyToROCDL.cpp (AddOffset GEP, PtrLoadOpLowering)  |
+// | cross-lane sums: rocdl.ds_bpermute on i32 bits      | kernels/attention/flash_attn_utils.py (REDUCE_MODE ds_bpermute) |
+// | no device functions: helpers traced inline          | kernel_function.py (Python helpers run at trace time) |
+//
+// Specialization parameters (spec.param): `max_blocks_per_seq` is the block
+// table's row stride. The frontend traces it as a spec.param and builds the
+// table's layout, (num_seqs, W):(W, 1), in the kernel with that value as a
+// dynamic stride (an int tuple made from the SSA value; a static stride would
+// be folded into constants by fly-layout-lowering, and torch's default layout
+// would bring it in as an i64 leaf of the argument's layout struct, so the
+// table's argument carries its shape leaf only). It reaches only the table's
+// element offset and is hoisted into a kernel argument. heads bounds the
+// w[t] copy loop, head_dim the LDS-DMA loop, block_k steps the KV loop and,
+// with page_size, divides: those are kept. The width literal
+// appears once, on the `max_blocks_per_seq` line, so a script can substitute
+// it (bench/widths.py rewrites that line's `= 128`).
+//
+// Lower with flyhoist-amdgpu-pipeline{chip=CHIP O=2}: FlyDSL's O=2 makes the
+// attached target equal to the module's own, so the module keeps one target
+// and gives one code object (the default O=3 adds a second target).
 
 module attributes {gpu.container_module} {
-  gpu.module @kernels {
-    // q[t] as loaded: 4096 FP4 bytes, then 256 E8M0 scales.
-    llvm.mlir.global internal @__shared_alloc_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4352 x i8>
-    // q[t] decoded, f32 [64 heads][128], swizzled in 16-byte chunks.
-    llvm.mlir.global internal @__shared_alloc_1() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<32768 x i8>
-    // w[t], f32 [64].
-    llvm.mlir.global internal @__shared_alloc_2() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<256 x i8>
+  gpu.module @kernels [#rocdl.target<chip = "gfx942">] {
+    // make_ptr(shared) of the K tiles (two stages of 256 rows x 64 bytes),
+    // their E8M0 scales (two stages of 256 x 4 bytes) and w[t] as f32.
+    llvm.mlir.global external @__shared_alloc_0() {addr_space = 3 : i32, alignment = 1024 : i64, dso_local} : !llvm.array<32768 x i8>
+    llvm.mlir.global external @__shared_alloc_1() {addr_space = 3 : i32, alignment = 1024 : i64, dso_local} : !llvm.array<2048 x i8>
+    llvm.mlir.global external @__shared_alloc_2() {addr_space = 3 : i32, alignment = 16 : i64, dso_local} : !llvm.array<256 x i8>
 
-    gpu.func @paged_fp4_mqa_logits_flydsl(
-        %q: !llvm.ptr<1>, %q_scale: !llvm.ptr<1>,
-        %kv: !llvm.ptr<1>, %kv_scale: !llvm.ptr<1>,
-        %block_table: !llvm.ptr<1>, %weights: !llvm.ptr<1>,
-        %tok_seq: !llvm.ptr<1>, %kv_len: !llvm.ptr<1>,
-        %logits: !llvm.ptr<1>, %num_tokens: i32, %logits_stride: i32)
-        kernel attributes {known_block_size = array<i32: 256, 1, 1>,
-                           known_grid_size = array<i32: 512, 1, 1>} {
+    gpu.func @paged_fp4_mqa_logits_flydsl_0(
+        %q: !llvm.ptr<1>, %q_layout: !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+        %q_scale: !llvm.ptr<1>, %q_scale_layout: !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+        %kv: !llvm.ptr<1>, %kv_layout: !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+        %kv_scale: !llvm.ptr<1>, %kv_scale_layout: !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+        %block_table: !llvm.ptr<1>, %block_table_layout: !llvm.struct<packed (struct<packed (i32)>)>,
+        %weights: !llvm.ptr<1>, %weights_layout: !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>,
+        %tok_seq: !llvm.ptr<1>, %tok_seq_layout: !llvm.struct<packed (struct<packed (i32)>)>,
+        %kv_len: !llvm.ptr<1>, %kv_len_layout: !llvm.struct<packed (struct<packed (i32)>)>,
+        %logits: !llvm.ptr<1>, %logits_layout: !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>,
+        %num_workgroups: i32)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %width = spec.param "max_blocks_per_seq" = 128 : i32
       %heads = spec.param "heads" = 64 : index
       %head_dim = spec.param "head_dim" = 128 : index
       %block_k = spec.param "block_k" = 256 : index
       %page_size = spec.param "page_size" = 64 : i32
-
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
-      %c32 = arith.constant 32 : index
+      %c4 = arith.constant 4 : index
+      %c64 = arith.constant 64 : index
       %c256 = arith.constant 256 : index
-      %c512 = arith.constant 512 : index
-      %c1024 = arith.constant 1024 : index
-      %c8192 = arith.constant 8192 : index
       %c0_i16 = arith.constant 0 : i16
       %c0_i32 = arith.constant 0 : i32
       %c1_i32 = arith.constant 1 : i32
+      %c2_i32 = arith.constant 2 : i32
+      %c3_i32 = arith.constant 3 : i32
       %c4_i32 = arith.constant 4 : i32
-      %c5_i32 = arith.constant 5 : i32
       %c6_i32 = arith.constant 6 : i32
+      %c15_i32 = arith.constant 15 : i32
       %c16_i32 = arith.constant 16 : i32
       %c32_i32 = arith.constant 32 : i32
-      %c48_i32 = arith.constant 48 : i32
       %c63_i32 = arith.constant 63 : i32
       %c64_i32 = arith.constant 64 : i32
-      %c128_i32 = arith.constant 128 : i32
       %c256_i32 = arith.constant 256 : i32
-      %c512_i32 = arith.constant 512 : i32
+      %c1024_i32 = arith.constant 1024 : i32
       %c4096_i32 = arith.constant 4096 : i32
-      %zero = arith.constant 0.0 : f32
-      // Buffer descriptors: raw buffer, stride 0, FlyDSL's maximum size, and
-      // the CDNA data/number format word ((7 << 12) | (4 << 15)).
+      %c16384_i32 = arith.constant 16384 : i32
+      %c896_i32 = arith.constant 896 : i32
+      %c3_i64 = arith.constant 3 : i64
+      %c896_i64 = arith.constant 896 : i64
+      %c8_i32 = arith.constant 8 : i32
+      %c12_i32 = arith.constant 12 : i32
+      %c23_i32 = arith.constant 23 : i32
+      %c48_i32 = arith.constant 48 : i32
+      %c255_i32 = arith.constant 255 : i32
+      %c15_v16 = arith.constant dense<15> : vector<16xi8>
+      %c4_v16 = arith.constant dense<4> : vector<16xi8>
+      %c0_v32 = arith.constant dense<0> : vector<32xi8>
+      %c1_v32 = arith.constant dense<1> : vector<32xi8>
+      %c2_v32 = arith.constant dense<2> : vector<32xi8>
+      %c4_v32 = arith.constant dense<4> : vector<32xi8>
+      %c7_v32 = arith.constant dense<7> : vector<32xi8>
+      %c8_v32 = arith.constant dense<8> : vector<32xi8>
+      %c14_v32 = arith.constant dense<14> : vector<32xi8>
+      %c56_v32 = arith.constant dense<56> : vector<32xi8>
+      %c8_v4 = arith.constant dense<8> : vector<4xi32>
+      %c16_v4 = arith.constant dense<16> : vector<4xi32>
+      %c24_v4 = arith.constant dense<24> : vector<4xi32>
+      %c255_v4 = arith.constant dense<255> : vector<4xi32>
+      %c23_v4 = arith.constant dense<23> : vector<4xi32>
+      %zero = arith.constant 0.000000e+00 : f32
+      %zero4 = arith.constant dense<0.000000e+00> : vector<4xf32>
       %max_records = arith.constant 4294967295 : i64
       %flags = arith.constant 159744 : i32
 
+      // The dynamic leaves of the layouts (shapes i32, strides i64).
+      %num_tokens = llvm.extractvalue %q_layout[0, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %q_s0 = llvm.extractvalue %q_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %q_s1 = llvm.extractvalue %q_layout[1, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %qs_s0 = llvm.extractvalue %q_scale_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %qs_s1 = llvm.extractvalue %q_scale_layout[1, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %kv_s0 = llvm.extractvalue %kv_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %kv_s1 = llvm.extractvalue %kv_layout[1, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %ks_s0 = llvm.extractvalue %kv_scale_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %ks_s1 = llvm.extractvalue %kv_scale_layout[1, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %w_s0 = llvm.extractvalue %weights_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+      %out_s0 = llvm.extractvalue %logits_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+
       %tid_idx = gpu.thread_id x
       %bid_idx = gpu.block_id x
+      %grid_idx = arith.index_cast %num_workgroups : i32 to index
       %tid = arith.index_cast %tid_idx : index to i32
       %lane = arith.andi %tid, %c63_i32 : i32
       %wave_v = arith.shrui %tid, %c6_i32 : i32
       %wave = rocdl.readfirstlane %wave_v : i32
+      %lane_row = arith.andi %lane, %c15_i32 : i32
+      %lane_grp = arith.shrui %lane, %c4_i32 : i32
+      %wave_pos = arith.muli %wave, %c64_i32 : i32
 
-      // make_buffer_ptr for every buffer tensor: {resource, offset 0}.
-      %undef_fp = llvm.mlir.undef : !llvm.struct<(ptr<8>, i32)>
+      // make_buffer_tensor: one buffer resource each (the fat pointers'
+      // {resource, 0} packs fold away; offsets below are their element
+      // offsets, scaled to bytes at each access).
       %q_rsrc = rocdl.make.buffer.rsrc %q, %c0_i16, %max_records, %flags : !llvm.ptr<1> to !llvm.ptr<8>
-      %q_fp0 = llvm.insertvalue %q_rsrc, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-      %q_fp = llvm.insertvalue %c0_i32, %q_fp0[1] : !llvm.struct<(ptr<8>, i32)>
+      %qs_rsrc = rocdl.make.buffer.rsrc %q_scale, %c0_i16, %max_records, %flags : !llvm.ptr<1> to !llvm.ptr<8>
       %kv_rsrc = rocdl.make.buffer.rsrc %kv, %c0_i16, %max_records, %flags : !llvm.ptr<1> to !llvm.ptr<8>
-      %kv_fp0 = llvm.insertvalue %kv_rsrc, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-      %kv_fp = llvm.insertvalue %c0_i32, %kv_fp0[1] : !llvm.struct<(ptr<8>, i32)>
       %ks_rsrc = rocdl.make.buffer.rsrc %kv_scale, %c0_i16, %max_records, %flags : !llvm.ptr<1> to !llvm.ptr<8>
-      %ks_fp0 = llvm.insertvalue %ks_rsrc, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-      %ks_fp = llvm.insertvalue %c0_i32, %ks_fp0[1] : !llvm.struct<(ptr<8>, i32)>
       %bt_rsrc = rocdl.make.buffer.rsrc %block_table, %c0_i16, %max_records, %flags : !llvm.ptr<1> to !llvm.ptr<8>
-      %bt_fp0 = llvm.insertvalue %bt_rsrc, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-      %bt_fp = llvm.insertvalue %c0_i32, %bt_fp0[1] : !llvm.struct<(ptr<8>, i32)>
+      %w_rsrc = rocdl.make.buffer.rsrc %weights, %c0_i16, %max_records, %flags : !llvm.ptr<1> to !llvm.ptr<8>
       %out_rsrc = rocdl.make.buffer.rsrc %logits, %c0_i16, %max_records, %flags : !llvm.ptr<1> to !llvm.ptr<8>
-      %out_fp0 = llvm.insertvalue %out_rsrc, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-      %out_fp = llvm.insertvalue %c0_i32, %out_fp0[1] : !llvm.struct<(ptr<8>, i32)>
 
-      // Shared allocations.
-      %q_raw = llvm.mlir.addressof @__shared_alloc_0 : !llvm.ptr<3>
-      %q_raw_scales = llvm.getelementptr %q_raw[4096] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-      %q_f32 = llvm.mlir.addressof @__shared_alloc_1 : !llvm.ptr<3>
-      %w_f32 = llvm.mlir.addressof @__shared_alloc_2 : !llvm.ptr<3>
-
+      %k_lds = llvm.mlir.addressof @__shared_alloc_0 : !llvm.ptr<3>
+      %ks_lds = llvm.mlir.addressof @__shared_alloc_1 : !llvm.ptr<3>
+      %w_lds = llvm.mlir.addressof @__shared_alloc_2 : !llvm.ptr<3>
+      %wave_k = arith.muli %wave, %c4096_i32 : i32
+      %wave_ks = arith.muli %wave, %c256_i32 : i32
       %num_tokens_idx = arith.index_cast %num_tokens : i32 to index
-      // Q decode: thread tid owns one scale block of 32 values per step.
-      %tid32 = arith.muli %tid_idx, %c32 : index
-      %qk_elems = arith.muli %heads, %head_dim : index
-      // q[t] is heads * head_dim / 2 bytes; wave w copies 256-byte chunks
-      // 256 w + 1024 i of it, lane l 4 bytes of each.
-      %q_tok_bytes = arith.shrui %qk_elems, %c1 : index
-      %wave_idx = arith.index_cast %wave : i32 to index
-      %wave_chunk = arith.muli %wave_idx, %c256 : index
-      %lane_bytes = arith.muli %lane, %c4_i32 : i32
-      %is_wave0 = arith.cmpi eq, %wave, %c0_i32 : i32
+      // The DMA loop covers the wave's 64 rows of head_dim / 2 bytes.
+      %row_bytes_idx = arith.shrui %head_dim, %c1 : index
+      %tile_bytes_idx = arith.muli %row_bytes_idx, %c64 : index
+      %dma_step = arith.constant 256 : index
+      %lane_dma = arith.muli %lane, %c4_i32 : i32
+      // The lane's KV scale row and its xor partners for ds_bpermute.
+      %x16 = arith.xori %lane, %c16_i32 : i32
+      %bp16 = arith.shli %x16, %c2_i32 : i32
+      %x32 = arith.xori %lane, %c32_i32 : i32
+      %bp32 = arith.shli %x32, %c2_i32 : i32
 
-      scf.for %t_idx = %bid_idx to %num_tokens_idx step %c512 {
+      // Persistent grid: workgroup b takes tokens b, b + grid, ...
+      scf.for %t_idx = %bid_idx to %num_tokens_idx step %grid_idx {
         %t = arith.index_cast %t_idx : index to i32
-        %t64 = arith.index_cast %t_idx : index to i64
-        %seq_ptr = llvm.getelementptr %tok_seq[%t64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+        %t64 = arith.extsi %t : i32 to i64
+        %t_off = arith.index_cast %t_idx : index to i64
+        %seq_ptr = llvm.getelementptr %tok_seq[%t_off] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
         %seq = llvm.load %seq_ptr {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-        %len_ptr = llvm.getelementptr %kv_len[%t64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+        %len_ptr = llvm.getelementptr %kv_len[%t_off] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
         %len = llvm.load %len_ptr {alignment = 4 : i64} : !llvm.ptr<1> -> i32
         %len_idx = arith.index_cast %len : i32 to index
 
-        // q[t] to LDS: add_offset(q, 4096 t), then buffer-to-LDS copies of 256
-        // bytes per wave instruction (4 bytes a lane, to M0 + 4 lane). The
-        // LDS copy is swizzled: the lane whose bytes land at d fetches logical
-        // byte swizzle(d) (an involution), so a reader finds logical byte o at
-        // swizzle(o).
-        %q_tok = arith.muli %t, %c4096_i32 : i32
-        %q_o = llvm.extractvalue %q_fp[1] : !llvm.struct<(ptr<8>, i32)>
-        %q_o1 = arith.addi %q_o, %q_tok : i32
-        %q_r = llvm.extractvalue %q_fp[0] : !llvm.struct<(ptr<8>, i32)>
-        %q_row0 = llvm.insertvalue %q_r, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-        %q_row = llvm.insertvalue %q_o1, %q_row0[1] : !llvm.struct<(ptr<8>, i32)>
-        scf.for %chunk_idx = %wave_chunk to %q_tok_bytes step %c1024 {
-          %chunk = arith.index_cast %chunk_idx : index to i32
-          %dst = llvm.getelementptr %q_raw[%chunk] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %d = arith.addi %chunk, %lane_bytes : i32
-          %src_byte = func.call @swizzle_343(%d) : (i32) -> i32
-          %src_r = llvm.extractvalue %q_row[0] : !llvm.struct<(ptr<8>, i32)>
-          %src_o = llvm.extractvalue %q_row[1] : !llvm.struct<(ptr<8>, i32)>
-          %src_o1 = arith.addi %src_o, %src_byte : i32
-          rocdl.raw.ptr.buffer.load.lds %src_r, %dst, %c4_i32, %src_o1, %c0_i32, %c0_i32, %c0_i32
+        // w[t] to LDS as f32, one head a thread (bf16: an i16 copy + bitcast).
+        %w_row = arith.muli %t64, %w_s0 : i64
+        scf.for %h_idx = %tid_idx to %heads step %c256 {
+          %h = arith.index_cast %h_idx : index to i32
+          %h64 = arith.extsi %h : i32 to i64
+          %w_e = arith.addi %w_row, %h64 : i64
+          %w_o = arith.trunci %w_e : i64 to i32
+          %w_b = arith.muli %w_o, %c2_i32 : i32
+          %w_raw = rocdl.raw.ptr.buffer.load %w_rsrc, %w_b, %c0_i32, %c0_i32 : i16
+          %w_bf = llvm.bitcast %w_raw : i16 to bf16
+          %w_f = arith.extf %w_bf : bf16 to f32
+          %w_dst = llvm.getelementptr %w_lds[%h] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %w_f, %w_dst {alignment = 4 : i64} : f32, !llvm.ptr<3>
         }
-        // Its 256 scales (LDS bytes 4096..4351, swizzled alike): one
-        // global-to-LDS copy by wave 0.
-        scf.if %is_wave0 {
-          %qs_d = arith.addi %lane_bytes, %c4096_i32 : i32
-          %qs_swz = func.call @swizzle_343(%qs_d) : (i32) -> i32
-          %qs_col = arith.subi %qs_swz, %c4096_i32 : i32
-          %qs_tok = arith.muli %t, %c256_i32 : i32
-          %qs_elem = arith.addi %qs_tok, %qs_col : i32
-          %qs_elem64 = arith.extui %qs_elem : i32 to i64
-          %qs_src = llvm.getelementptr %q_scale[%qs_elem64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
-          rocdl.global.load.lds %qs_src, %q_raw_scales, 4, 0, 0
-        }
-        // The LDS-DMA writes complete under vmcnt, which a barrier does not
-        // wait for on CDNA: vmcnt(0) first (expcnt 7, lgkmcnt 15: no wait).
-        rocdl.s.waitcnt 3952
-        gpu.barrier
 
-        // Decode q[t] into the swizzled f32 copy.
-        scf.for %e = %tid32 to %qk_elems step %c8192 {
-          %e32 = arith.index_cast %e : index to i32
-          %byte = arith.shrui %e32, %c1_i32 : i32
-          %byte_swz = func.call @swizzle_343(%byte) : (i32) -> i32
-          %src = llvm.getelementptr %q_raw[%byte_swz] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %q_bytes = llvm.load %src {alignment = 16 : i64} : !llvm.ptr<3> -> vector<16xi8>
-          %blk = arith.shrui %e32, %c5_i32 : i32
-          %s_byte = arith.addi %blk, %c4096_i32 : i32
-          %s_swz = func.call @swizzle_343(%s_byte) : (i32) -> i32
-          %s_src = llvm.getelementptr %q_raw[%s_swz] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %s = llvm.load %s_src : !llvm.ptr<3> -> i8
-          %vals = func.call @decode_block(%q_bytes, %s) : (vector<16xi8>, i8) -> vector<32xf32>
-          func.call @store_q_block(%q_f32, %e32, %vals) : (!llvm.ptr<3>, i32, vector<32xf32>) -> ()
-        }
-        // Per-head weights, bf16 -> f32.
-        %is_head = arith.cmpi ult, %tid_idx, %heads : index
-        scf.if %is_head {
-          %w_row = arith.muli %t_idx, %heads : index
-          %w_idx = arith.addi %w_row, %tid_idx : index
-          %w_idx64 = arith.index_cast %w_idx : index to i64
-          %w_src = llvm.getelementptr %weights[%w_idx64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
-          %w16 = llvm.load %w_src {alignment = 2 : i64} : !llvm.ptr<1> -> bf16
-          %w32 = arith.extf %w16 : bf16 to f32
-          %w_dst = llvm.getelementptr %w_f32[%tid] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          llvm.store %w32, %w_dst {alignment = 4 : i64} : f32, !llvm.ptr<3>
-        }
-        gpu.barrier
+        // q[t] in registers for the whole token: the MFMA A operands of the
+        // four 16-head blocks (row lane % 16, K group lane / 16).
+        %q_tok = arith.muli %t64, %q_s0 : i64
+        %qs_tok = arith.muli %t64, %qs_s0 : i64
+        %grp_bytes = arith.muli %lane_grp, %c4_i32 : i32
+        %grp_rows = arith.muli %lane_grp, %c4_i32 : i32
+        %qh0_c = arith.constant 0 : i32
+        %qh0 = arith.addi %lane_row, %qh0_c : i32
+        %qh0_64 = arith.extsi %qh0 : i32 to i64
+        %qr0 = arith.muli %qh0_64, %q_s1 : i64
+        %qrow0 = arith.addi %q_tok, %qr0 : i64
+        %qc0_0 = arith.constant 0 : i32
+        %qb0_0 = arith.addi %grp_bytes, %qc0_0 : i32
+        %qb0_0_64 = arith.extsi %qb0_0 : i32 to i64
+        %qo0_0_1 = arith.addi %qrow0, %qb0_0_64 : i64
+        %qo0_0 = arith.trunci %qo0_0_1 : i64 to i32
+        %qw0_0 = rocdl.raw.ptr.buffer.load %q_rsrc, %qo0_0, %c0_i32, %c0_i32 : i32
+        %qc0_1 = arith.constant 16 : i32
+        %qb0_1 = arith.addi %grp_bytes, %qc0_1 : i32
+        %qb0_1_64 = arith.extsi %qb0_1 : i32 to i64
+        %qo0_1_1 = arith.addi %qrow0, %qb0_1_64 : i64
+        %qo0_1 = arith.trunci %qo0_1_1 : i64 to i32
+        %qw0_1 = rocdl.raw.ptr.buffer.load %q_rsrc, %qo0_1, %c0_i32, %c0_i32 : i32
+        %qc0_2 = arith.constant 32 : i32
+        %qb0_2 = arith.addi %grp_bytes, %qc0_2 : i32
+        %qb0_2_64 = arith.extsi %qb0_2 : i32 to i64
+        %qo0_2_1 = arith.addi %qrow0, %qb0_2_64 : i64
+        %qo0_2 = arith.trunci %qo0_2_1 : i64 to i32
+        %qw0_2 = rocdl.raw.ptr.buffer.load %q_rsrc, %qo0_2, %c0_i32, %c0_i32 : i32
+        %qc0_3 = arith.constant 48 : i32
+        %qb0_3 = arith.addi %grp_bytes, %qc0_3 : i32
+        %qb0_3_64 = arith.extsi %qb0_3 : i32 to i64
+        %qo0_3_1 = arith.addi %qrow0, %qb0_3_64 : i64
+        %qo0_3 = arith.trunci %qo0_3_1 : i64 to i32
+        %qw0_3 = rocdl.raw.ptr.buffer.load %q_rsrc, %qo0_3, %c0_i32, %c0_i32 : i32
+        %qv0 = vector.from_elements %qw0_0, %qw0_1, %qw0_2, %qw0_3 : vector<4xi32>
+        %qbytes0 = llvm.bitcast %qv0 : vector<4xi32> to vector<16xi8>
+        %qf8_0_lo = arith.andi %qbytes0, %c15_v16 : vector<16xi8>
+        %qf8_0_hi = arith.shrui %qbytes0, %c4_v16 : vector<16xi8>
+        %qf8_0_n = vector.interleave %qf8_0_lo, %qf8_0_hi : vector<16xi8> -> vector<32xi8>
+        %qf8_0_m = arith.andi %qf8_0_n, %c7_v32 : vector<32xi8>
+        %qf8_0_sg = arith.andi %qf8_0_n, %c8_v32 : vector<32xi8>
+        %qf8_0_e = arith.addi %qf8_0_m, %c14_v32 : vector<32xi8>
+        %qf8_0_big = arith.shli %qf8_0_e, %c2_v32 : vector<32xi8>
+        %qf8_0_one = arith.cmpi eq, %qf8_0_m, %c1_v32 : vector<32xi8>
+        %qf8_0_mag = arith.select %qf8_0_one, %c56_v32, %qf8_0_big : vector<32xi1>, vector<32xi8>
+        %qf8_0_s = arith.shli %qf8_0_sg, %c4_v32 : vector<32xi8>
+        %qf8_0_v = arith.ori %qf8_0_mag, %qf8_0_s : vector<32xi8>
+        %qf8_0_z = arith.cmpi eq, %qf8_0_m, %c0_v32 : vector<32xi8>
+        %qf8_0 = arith.select %qf8_0_z, %c0_v32, %qf8_0_v : vector<32xi1>, vector<32xi8>
+        %qa0 = llvm.bitcast %qf8_0 : vector<32xi8> to vector<4xi64>
+        %qa0_0 = vector.extract %qa0[0] : i64 from vector<4xi64>
+        %qa0_1 = vector.extract %qa0[1] : i64 from vector<4xi64>
+        %qa0_2 = vector.extract %qa0[2] : i64 from vector<4xi64>
+        %qa0_3 = vector.extract %qa0[3] : i64 from vector<4xi64>
+        %sh0_0_c = arith.constant 0 : i32
+        %sh0_0 = arith.addi %grp_rows, %sh0_0_c : i32
+        %sh0_0_64 = arith.extsi %sh0_0 : i32 to i64
+        %sr0_0 = arith.muli %sh0_0_64, %qs_s1 : i64
+        %so0_0_1 = arith.addi %qs_tok, %sr0_0 : i64
+        %so0_0 = arith.trunci %so0_0_1 : i64 to i32
+        %sw0_0 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so0_0, %c0_i32, %c0_i32 : i32
+        %sh0_1_c = arith.constant 1 : i32
+        %sh0_1 = arith.addi %grp_rows, %sh0_1_c : i32
+        %sh0_1_64 = arith.extsi %sh0_1 : i32 to i64
+        %sr0_1 = arith.muli %sh0_1_64, %qs_s1 : i64
+        %so0_1_1 = arith.addi %qs_tok, %sr0_1 : i64
+        %so0_1 = arith.trunci %so0_1_1 : i64 to i32
+        %sw0_1 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so0_1, %c0_i32, %c0_i32 : i32
+        %sh0_2_c = arith.constant 2 : i32
+        %sh0_2 = arith.addi %grp_rows, %sh0_2_c : i32
+        %sh0_2_64 = arith.extsi %sh0_2 : i32 to i64
+        %sr0_2 = arith.muli %sh0_2_64, %qs_s1 : i64
+        %so0_2_1 = arith.addi %qs_tok, %sr0_2 : i64
+        %so0_2 = arith.trunci %so0_2_1 : i64 to i32
+        %sw0_2 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so0_2, %c0_i32, %c0_i32 : i32
+        %sh0_3_c = arith.constant 3 : i32
+        %sh0_3 = arith.addi %grp_rows, %sh0_3_c : i32
+        %sh0_3_64 = arith.extsi %sh0_3 : i32 to i64
+        %sr0_3 = arith.muli %sh0_3_64, %qs_s1 : i64
+        %so0_3_1 = arith.addi %qs_tok, %sr0_3 : i64
+        %so0_3 = arith.trunci %so0_3_1 : i64 to i32
+        %sw0_3 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so0_3, %c0_i32, %c0_i32 : i32
+        %sv0 = vector.from_elements %sw0_0, %sw0_1, %sw0_2, %sw0_3 : vector<4xi32>
+        %sa0_0_b = arith.andi %sv0, %c255_v4 : vector<4xi32>
+        %sa0_0_x = arith.shli %sa0_0_b, %c23_v4 : vector<4xi32>
+        %sa0_0 = arith.bitcast %sa0_0_x : vector<4xi32> to vector<4xf32>
+        %sa0_1_sh = arith.shrui %sv0, %c8_v4 : vector<4xi32>
+        %sa0_1_b = arith.andi %sa0_1_sh, %c255_v4 : vector<4xi32>
+        %sa0_1_x = arith.shli %sa0_1_b, %c23_v4 : vector<4xi32>
+        %sa0_1 = arith.bitcast %sa0_1_x : vector<4xi32> to vector<4xf32>
+        %sa0_2_sh = arith.shrui %sv0, %c16_v4 : vector<4xi32>
+        %sa0_2_b = arith.andi %sa0_2_sh, %c255_v4 : vector<4xi32>
+        %sa0_2_x = arith.shli %sa0_2_b, %c23_v4 : vector<4xi32>
+        %sa0_2 = arith.bitcast %sa0_2_x : vector<4xi32> to vector<4xf32>
+        %sa0_3_sh = arith.shrui %sv0, %c24_v4 : vector<4xi32>
+        %sa0_3_b = arith.andi %sa0_3_sh, %c255_v4 : vector<4xi32>
+        %sa0_3_x = arith.shli %sa0_3_b, %c23_v4 : vector<4xi32>
+        %sa0_3 = arith.bitcast %sa0_3_x : vector<4xi32> to vector<4xf32>
+        %qh1_c = arith.constant 16 : i32
+        %qh1 = arith.addi %lane_row, %qh1_c : i32
+        %qh1_64 = arith.extsi %qh1 : i32 to i64
+        %qr1 = arith.muli %qh1_64, %q_s1 : i64
+        %qrow1 = arith.addi %q_tok, %qr1 : i64
+        %qc1_0 = arith.constant 0 : i32
+        %qb1_0 = arith.addi %grp_bytes, %qc1_0 : i32
+        %qb1_0_64 = arith.extsi %qb1_0 : i32 to i64
+        %qo1_0_1 = arith.addi %qrow1, %qb1_0_64 : i64
+        %qo1_0 = arith.trunci %qo1_0_1 : i64 to i32
+        %qw1_0 = rocdl.raw.ptr.buffer.load %q_rsrc, %qo1_0, %c0_i32, %c0_i32 : i32
+        %qc1_1 = arith.constant 16 : i32
+        %qb1_1 = arith.addi %grp_bytes, %qc1_1 : i32
+        %qb1_1_64 = arith.extsi %qb1_1 : i32 to i64
+        %qo1_1_1 = arith.addi %qrow1, %qb1_1_64 : i64
+        %qo1_1 = arith.trunci %qo1_1_1 : i64 to i32
+        %qw1_1 = rocdl.raw.ptr.buffer.load %q_rsrc, %qo1_1, %c0_i32, %c0_i32 : i32
+        %qc1_2 = arith.constant 32 : i32
+        %qb1_2 = arith.addi %grp_bytes, %qc1_2 : i32
+        %qb1_2_64 = arith.extsi %qb1_2 : i32 to i64
+        %qo1_2_1 = arith.addi %qrow1, %qb1_2_64 : i64
+        %qo1_2 = arith.trunci %qo1_2_1 : i64 to i32
+        %qw1_2 = rocdl.raw.ptr.buffer.load %q_rsrc, %qo1_2, %c0_i32, %c0_i32 : i32
+        %qc1_3 = arith.constant 48 : i32
+        %qb1_3 = arith.addi %grp_bytes, %qc1_3 : i32
+        %qb1_3_64 = arith.extsi %qb1_3 : i32 to i64
+        %qo1_3_1 = arith.addi %qrow1, %qb1_3_64 : i64
+        %qo1_3 = arith.trunci %qo1_3_1 : i64 to i32
+        %qw1_3 = rocdl.raw.ptr.buffer.load %q_rsrc, %qo1_3, %c0_i32, %c0_i32 : i32
+        %qv1 = vector.from_elements %qw1_0, %qw1_1, %qw1_2, %qw1_3 : vector<4xi32>
+        %qbytes1 = llvm.bitcast %qv1 : vector<4xi32> to vector<16xi8>
+        %qf8_1_lo = arith.andi %qbytes1, %c15_v16 : vector<16xi8>
+        %qf8_1_hi = arith.shrui %qbytes1, %c4_v16 : vector<16xi8>
+        %qf8_1_n = vector.interleave %qf8_1_lo, %qf8_1_hi : vector<16xi8> -> vector<32xi8>
+        %qf8_1_m = arith.andi %qf8_1_n, %c7_v32 : vector<32xi8>
+        %qf8_1_sg = arith.andi %qf8_1_n, %c8_v32 : vector<32xi8>
+        %qf8_1_e = arith.addi %qf8_1_m, %c14_v32 : vector<32xi8>
+        %qf8_1_big = arith.shli %qf8_1_e, %c2_v32 : vector<32xi8>
+        %qf8_1_one = arith.cmpi eq, %qf8_1_m, %c1_v32 : vector<32xi8>
+        %qf8_1_mag = arith.select %qf8_1_one, %c56_v32, %qf8_1_big : vector<32xi1>, vector<32xi8>
+        %qf8_1_s = arith.shli %qf8_1_sg, %c4_v32 : vector<32xi8>
+        %qf8_1_v = arith.ori %qf8_1_mag, %qf8_1_s : vector<32xi8>
+        %qf8_1_z = arith.cmpi eq, %qf8_1_m, %c0_v32 : vector<32xi8>
+        %qf8_1 = arith.select %qf8_1_z, %c0_v32, %qf8_1_v : vector<32xi1>, vector<32xi8>
+        %qa1 = llvm.bitcast %qf8_1 : vector<32xi8> to vector<4xi64>
+        %qa1_0 = vector.extract %qa1[0] : i64 from vector<4xi64>
+        %qa1_1 = vector.extract %qa1[1] : i64 from vector<4xi64>
+        %qa1_2 = vector.extract %qa1[2] : i64 from vector<4xi64>
+        %qa1_3 = vector.extract %qa1[3] : i64 from vector<4xi64>
+        %sh1_0_c = arith.constant 16 : i32
+        %sh1_0 = arith.addi %grp_rows, %sh1_0_c : i32
+        %sh1_0_64 = arith.extsi %sh1_0 : i32 to i64
+        %sr1_0 = arith.muli %sh1_0_64, %qs_s1 : i64
+        %so1_0_1 = arith.addi %qs_tok, %sr1_0 : i64
+        %so1_0 = arith.trunci %so1_0_1 : i64 to i32
+        %sw1_0 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so1_0, %c0_i32, %c0_i32 : i32
+        %sh1_1_c = arith.constant 17 : i32
+        %sh1_1 = arith.addi %grp_rows, %sh1_1_c : i32
+        %sh1_1_64 = arith.extsi %sh1_1 : i32 to i64
+        %sr1_1 = arith.muli %sh1_1_64, %qs_s1 : i64
+        %so1_1_1 = arith.addi %qs_tok, %sr1_1 : i64
+        %so1_1 = arith.trunci %so1_1_1 : i64 to i32
+        %sw1_1 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so1_1, %c0_i32, %c0_i32 : i32
+        %sh1_2_c = arith.constant 18 : i32
+        %sh1_2 = arith.addi %grp_rows, %sh1_2_c : i32
+        %sh1_2_64 = arith.extsi %sh1_2 : i32 to i64
+        %sr1_2 = arith.muli %sh1_2_64, %qs_s1 : i64
+        %so1_2_1 = arith.addi %qs_tok, %sr1_2 : i64
+        %so1_2 = arith.trunci %so1_2_1 : i64 to i32
+        %sw1_2 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so1_2, %c0_i32, %c0_i32 : i32
+        %sh1_3_c = arith.constant 19 : i32
+        %sh1_3 = arith.addi %grp_rows, %sh1_3_c : i32
+        %sh1_3_64 = arith.extsi %sh1_3 : i32 to i64
+        %sr1_3 = arith.muli %sh1_3_64, %qs_s1 : i64
+        %so1_3_1 = arith.addi %qs_tok, %sr1_3 : i64
+        %so1_3 = arith.trunci %so1_3_1 : i64 to i32
+        %sw1_3 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so1_3, %c0_i32, %c0_i32 : i32
+        %sv1 = vector.from_elements %sw1_0, %sw1_1, %sw1_2, %sw1_3 : vector<4xi32>
+        %sa1_0_b = arith.andi %sv1, %c255_v4 : vector<4xi32>
+        %sa1_0_x = arith.shli %sa1_0_b, %c23_v4 : vector<4xi32>
+        %sa1_0 = arith.bitcast %sa1_0_x : vector<4xi32> to vector<4xf32>
+        %sa1_1_sh = arith.shrui %sv1, %c8_v4 : vector<4xi32>
+        %sa1_1_b = arith.andi %sa1_1_sh, %c255_v4 : vector<4xi32>
+        %sa1_1_x = arith.shli %sa1_1_b, %c23_v4 : vector<4xi32>
+        %sa1_1 = arith.bitcast %sa1_1_x : vector<4xi32> to vector<4xf32>
+        %sa1_2_sh = arith.shrui %sv1, %c16_v4 : vector<4xi32>
+        %sa1_2_b = arith.andi %sa1_2_sh, %c255_v4 : vector<4xi32>
+        %sa1_2_x = arith.shli %sa1_2_b, %c23_v4 : vector<4xi32>
+        %sa1_2 = arith.bitcast %sa1_2_x : vector<4xi32> to vector<4xf32>
+        %sa1_3_sh = arith.shrui %sv1, %c24_v4 : vector<4xi32>
+        %sa1_3_b = arith.andi %sa1_3_sh, %c255_v4 : vector<4xi32>
+        %sa1_3_x = arith.shli %sa1_3_b, %c23_v4 : vector<4xi32>
+        %sa1_3 = arith.bitcast %sa1_3_x : vector<4xi32> to vector<4xf32>
+        %qh2_c = arith.constant 32 : i32
+        %qh2 = arith.addi %lane_row, %qh2_c : i32
+        %qh2_64 = arith.extsi %qh2 : i32 to i64
+        %qr2 = arith.muli %qh2_64, %q_s1 : i64
+        %qrow2 = arith.addi %q_tok, %qr2 : i64
+        %qc2_0 = arith.constant 0 : i32
+        %qb2_0 = arith.addi %grp_bytes, %qc2_0 : i32
+        %qb2_0_64 = arith.extsi %qb2_0 : i32 to i64
+        %qo2_0_1 = arith.addi %qrow2, %qb2_0_64 : i64
+        %qo2_0 = arith.trunci %qo2_0_1 : i64 to i32
+        %qw2_0 = rocdl.raw.ptr.buffer.load %q_rsrc, %qo2_0, %c0_i32, %c0_i32 : i32
+        %qc2_1 = arith.constant 16 : i32
+        %qb2_1 = arith.addi %grp_bytes, %qc2_1 : i32
+        %qb2_1_64 = arith.extsi %qb2_1 : i32 to i64
+        %qo2_1_1 = arith.addi %qrow2, %qb2_1_64 : i64
+        %qo2_1 = arith.trunci %qo2_1_1 : i64 to i32
+        %qw2_1 = rocdl.raw.ptr.buffer.load %q_rsrc, %qo2_1, %c0_i32, %c0_i32 : i32
+        %qc2_2 = arith.constant 32 : i32
+        %qb2_2 = arith.addi %grp_bytes, %qc2_2 : i32
+        %qb2_2_64 = arith.extsi %qb2_2 : i32 to i64
+        %qo2_2_1 = arith.addi %qrow2, %qb2_2_64 : i64
+        %qo2_2 = arith.trunci %qo2_2_1 : i64 to i32
+        %qw2_2 = rocdl.raw.ptr.buffer.load %q_rsrc, %qo2_2, %c0_i32, %c0_i32 : i32
+        %qc2_3 = arith.constant 48 : i32
+        %qb2_3 = arith.addi %grp_bytes, %qc2_3 : i32
+        %qb2_3_64 = arith.extsi %qb2_3 : i32 to i64
+        %qo2_3_1 = arith.addi %qrow2, %qb2_3_64 : i64
+        %qo2_3 = arith.trunci %qo2_3_1 : i64 to i32
+        %qw2_3 = rocdl.raw.ptr.buffer.load %q_rsrc, %qo2_3, %c0_i32, %c0_i32 : i32
+        %qv2 = vector.from_elements %qw2_0, %qw2_1, %qw2_2, %qw2_3 : vector<4xi32>
+        %qbytes2 = llvm.bitcast %qv2 : vector<4xi32> to vector<16xi8>
+        %qf8_2_lo = arith.andi %qbytes2, %c15_v16 : vector<16xi8>
+        %qf8_2_hi = arith.shrui %qbytes2, %c4_v16 : vector<16xi8>
+        %qf8_2_n = vector.interleave %qf8_2_lo, %qf8_2_hi : vector<16xi8> -> vector<32xi8>
+        %qf8_2_m = arith.andi %qf8_2_n, %c7_v32 : vector<32xi8>
+        %qf8_2_sg = arith.andi %qf8_2_n, %c8_v32 : vector<32xi8>
+        %qf8_2_e = arith.addi %qf8_2_m, %c14_v32 : vector<32xi8>
+        %qf8_2_big = arith.shli %qf8_2_e, %c2_v32 : vector<32xi8>
+        %qf8_2_one = arith.cmpi eq, %qf8_2_m, %c1_v32 : vector<32xi8>
+        %qf8_2_mag = arith.select %qf8_2_one, %c56_v32, %qf8_2_big : vector<32xi1>, vector<32xi8>
+        %qf8_2_s = arith.shli %qf8_2_sg, %c4_v32 : vector<32xi8>
+        %qf8_2_v = arith.ori %qf8_2_mag, %qf8_2_s : vector<32xi8>
+        %qf8_2_z = arith.cmpi eq, %qf8_2_m, %c0_v32 : vector<32xi8>
+        %qf8_2 = arith.select %qf8_2_z, %c0_v32, %qf8_2_v : vector<32xi1>, vector<32xi8>
+        %qa2 = llvm.bitcast %qf8_2 : vector<32xi8> to vector<4xi64>
+        %qa2_0 = vector.extract %qa2[0] : i64 from vector<4xi64>
+        %qa2_1 = vector.extract %qa2[1] : i64 from vector<4xi64>
+        %qa2_2 = vector.extract %qa2[2] : i64 from vector<4xi64>
+        %qa2_3 = vector.extract %qa2[3] : i64 from vector<4xi64>
+        %sh2_0_c = arith.constant 32 : i32
+        %sh2_0 = arith.addi %grp_rows, %sh2_0_c : i32
+        %sh2_0_64 = arith.extsi %sh2_0 : i32 to i64
+        %sr2_0 = arith.muli %sh2_0_64, %qs_s1 : i64
+        %so2_0_1 = arith.addi %qs_tok, %sr2_0 : i64
+        %so2_0 = arith.trunci %so2_0_1 : i64 to i32
+        %sw2_0 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so2_0, %c0_i32, %c0_i32 : i32
+        %sh2_1_c = arith.constant 33 : i32
+        %sh2_1 = arith.addi %grp_rows, %sh2_1_c : i32
+        %sh2_1_64 = arith.extsi %sh2_1 : i32 to i64
+        %sr2_1 = arith.muli %sh2_1_64, %qs_s1 : i64
+        %so2_1_1 = arith.addi %qs_tok, %sr2_1 : i64
+        %so2_1 = arith.trunci %so2_1_1 : i64 to i32
+        %sw2_1 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so2_1, %c0_i32, %c0_i32 : i32
+        %sh2_2_c = arith.constant 34 : i32
+        %sh2_2 = arith.addi %grp_rows, %sh2_2_c : i32
+        %sh2_2_64 = arith.extsi %sh2_2 : i32 to i64
+        %sr2_2 = arith.muli %sh2_2_64, %qs_s1 : i64
+        %so2_2_1 = arith.addi %qs_tok, %sr2_2 : i64
+        %so2_2 = arith.trunci %so2_2_1 : i64 to i32
+        %sw2_2 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so2_2, %c0_i32, %c0_i32 : i32
+        %sh2_3_c = arith.constant 35 : i32
+        %sh2_3 = arith.addi %grp_rows, %sh2_3_c : i32
+        %sh2_3_64 = arith.extsi %sh2_3 : i32 to i64
+        %sr2_3 = arith.muli %sh2_3_64, %qs_s1 : i64
+        %so2_3_1 = arith.addi %qs_tok, %sr2_3 : i64
+        %so2_3 = arith.trunci %so2_3_1 : i64 to i32
+        %sw2_3 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so2_3, %c0_i32, %c0_i32 : i32
+        %sv2 = vector.from_elements %sw2_0, %sw2_1, %sw2_2, %sw2_3 : vector<4xi32>
+        %sa2_0_b = arith.andi %sv2, %c255_v4 : vector<4xi32>
+        %sa2_0_x = arith.shli %sa2_0_b, %c23_v4 : vector<4xi32>
+        %sa2_0 = arith.bitcast %sa2_0_x : vector<4xi32> to vector<4xf32>
+        %sa2_1_sh = arith.shrui %sv2, %c8_v4 : vector<4xi32>
+        %sa2_1_b = arith.andi %sa2_1_sh, %c255_v4 : vector<4xi32>
+        %sa2_1_x = arith.shli %sa2_1_b, %c23_v4 : vector<4xi32>
+        %sa2_1 = arith.bitcast %sa2_1_x : vector<4xi32> to vector<4xf32>
+        %sa2_2_sh = arith.shrui %sv2, %c16_v4 : vector<4xi32>
+        %sa2_2_b = arith.andi %sa2_2_sh, %c255_v4 : vector<4xi32>
+        %sa2_2_x = arith.shli %sa2_2_b, %c23_v4 : vector<4xi32>
+        %sa2_2 = arith.bitcast %sa2_2_x : vector<4xi32> to vector<4xf32>
+        %sa2_3_sh = arith.shrui %sv2, %c24_v4 : vector<4xi32>
+        %sa2_3_b = arith.andi %sa2_3_sh, %c255_v4 : vector<4xi32>
+        %sa2_3_x = arith.shli %sa2_3_b, %c23_v4 : vector<4xi32>
+        %sa2_3 = arith.bitcast %sa2_3_x : vector<4xi32> to vector<4xf32>
+        %qh3_c = arith.constant 48 : i32
+        %qh3 = arith.addi %lane_row, %qh3_c : i32
+        %qh3_64 = arith.extsi %qh3 : i32 to i64
+        %qr3 = arith.muli %qh3_64, %q_s1 : i64
+        %qrow3 = arith.addi %q_tok, %qr3 : i64
+        %qc3_0 = arith.constant 0 : i32
+        %qb3_0 = arith.addi %grp_bytes, %qc3_0 : i32
+        %qb3_0_64 = arith.extsi %qb3_0 : i32 to i64
+        %qo3_0_1 = arith.addi %qrow3, %qb3_0_64 : i64
+        %qo3_0 = arith.trunci %qo3_0_1 : i64 to i32
+        %qw3_0 = rocdl.raw.ptr.buffer.load %q_rsrc, %qo3_0, %c0_i32, %c0_i32 : i32
+        %qc3_1 = arith.constant 16 : i32
+        %qb3_1 = arith.addi %grp_bytes, %qc3_1 : i32
+        %qb3_1_64 = arith.extsi %qb3_1 : i32 to i64
+        %qo3_1_1 = arith.addi %qrow3, %qb3_1_64 : i64
+        %qo3_1 = arith.trunci %qo3_1_1 : i64 to i32
+        %qw3_1 = rocdl.raw.ptr.buffer.load %q_rsrc, %qo3_1, %c0_i32, %c0_i32 : i32
+        %qc3_2 = arith.constant 32 : i32
+        %qb3_2 = arith.addi %grp_bytes, %qc3_2 : i32
+        %qb3_2_64 = arith.extsi %qb3_2 : i32 to i64
+        %qo3_2_1 = arith.addi %qrow3, %qb3_2_64 : i64
+        %qo3_2 = arith.trunci %qo3_2_1 : i64 to i32
+        %qw3_2 = rocdl.raw.ptr.buffer.load %q_rsrc, %qo3_2, %c0_i32, %c0_i32 : i32
+        %qc3_3 = arith.constant 48 : i32
+        %qb3_3 = arith.addi %grp_bytes, %qc3_3 : i32
+        %qb3_3_64 = arith.extsi %qb3_3 : i32 to i64
+        %qo3_3_1 = arith.addi %qrow3, %qb3_3_64 : i64
+        %qo3_3 = arith.trunci %qo3_3_1 : i64 to i32
+        %qw3_3 = rocdl.raw.ptr.buffer.load %q_rsrc, %qo3_3, %c0_i32, %c0_i32 : i32
+        %qv3 = vector.from_elements %qw3_0, %qw3_1, %qw3_2, %qw3_3 : vector<4xi32>
+        %qbytes3 = llvm.bitcast %qv3 : vector<4xi32> to vector<16xi8>
+        %qf8_3_lo = arith.andi %qbytes3, %c15_v16 : vector<16xi8>
+        %qf8_3_hi = arith.shrui %qbytes3, %c4_v16 : vector<16xi8>
+        %qf8_3_n = vector.interleave %qf8_3_lo, %qf8_3_hi : vector<16xi8> -> vector<32xi8>
+        %qf8_3_m = arith.andi %qf8_3_n, %c7_v32 : vector<32xi8>
+        %qf8_3_sg = arith.andi %qf8_3_n, %c8_v32 : vector<32xi8>
+        %qf8_3_e = arith.addi %qf8_3_m, %c14_v32 : vector<32xi8>
+        %qf8_3_big = arith.shli %qf8_3_e, %c2_v32 : vector<32xi8>
+        %qf8_3_one = arith.cmpi eq, %qf8_3_m, %c1_v32 : vector<32xi8>
+        %qf8_3_mag = arith.select %qf8_3_one, %c56_v32, %qf8_3_big : vector<32xi1>, vector<32xi8>
+        %qf8_3_s = arith.shli %qf8_3_sg, %c4_v32 : vector<32xi8>
+        %qf8_3_v = arith.ori %qf8_3_mag, %qf8_3_s : vector<32xi8>
+        %qf8_3_z = arith.cmpi eq, %qf8_3_m, %c0_v32 : vector<32xi8>
+        %qf8_3 = arith.select %qf8_3_z, %c0_v32, %qf8_3_v : vector<32xi1>, vector<32xi8>
+        %qa3 = llvm.bitcast %qf8_3 : vector<32xi8> to vector<4xi64>
+        %qa3_0 = vector.extract %qa3[0] : i64 from vector<4xi64>
+        %qa3_1 = vector.extract %qa3[1] : i64 from vector<4xi64>
+        %qa3_2 = vector.extract %qa3[2] : i64 from vector<4xi64>
+        %qa3_3 = vector.extract %qa3[3] : i64 from vector<4xi64>
+        %sh3_0_c = arith.constant 48 : i32
+        %sh3_0 = arith.addi %grp_rows, %sh3_0_c : i32
+        %sh3_0_64 = arith.extsi %sh3_0 : i32 to i64
+        %sr3_0 = arith.muli %sh3_0_64, %qs_s1 : i64
+        %so3_0_1 = arith.addi %qs_tok, %sr3_0 : i64
+        %so3_0 = arith.trunci %so3_0_1 : i64 to i32
+        %sw3_0 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so3_0, %c0_i32, %c0_i32 : i32
+        %sh3_1_c = arith.constant 49 : i32
+        %sh3_1 = arith.addi %grp_rows, %sh3_1_c : i32
+        %sh3_1_64 = arith.extsi %sh3_1 : i32 to i64
+        %sr3_1 = arith.muli %sh3_1_64, %qs_s1 : i64
+        %so3_1_1 = arith.addi %qs_tok, %sr3_1 : i64
+        %so3_1 = arith.trunci %so3_1_1 : i64 to i32
+        %sw3_1 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so3_1, %c0_i32, %c0_i32 : i32
+        %sh3_2_c = arith.constant 50 : i32
+        %sh3_2 = arith.addi %grp_rows, %sh3_2_c : i32
+        %sh3_2_64 = arith.extsi %sh3_2 : i32 to i64
+        %sr3_2 = arith.muli %sh3_2_64, %qs_s1 : i64
+        %so3_2_1 = arith.addi %qs_tok, %sr3_2 : i64
+        %so3_2 = arith.trunci %so3_2_1 : i64 to i32
+        %sw3_2 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so3_2, %c0_i32, %c0_i32 : i32
+        %sh3_3_c = arith.constant 51 : i32
+        %sh3_3 = arith.addi %grp_rows, %sh3_3_c : i32
+        %sh3_3_64 = arith.extsi %sh3_3 : i32 to i64
+        %sr3_3 = arith.muli %sh3_3_64, %qs_s1 : i64
+        %so3_3_1 = arith.addi %qs_tok, %sr3_3 : i64
+        %so3_3 = arith.trunci %so3_3_1 : i64 to i32
+        %sw3_3 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so3_3, %c0_i32, %c0_i32 : i32
+        %sv3 = vector.from_elements %sw3_0, %sw3_1, %sw3_2, %sw3_3 : vector<4xi32>
+        %sa3_0_b = arith.andi %sv3, %c255_v4 : vector<4xi32>
+        %sa3_0_x = arith.shli %sa3_0_b, %c23_v4 : vector<4xi32>
+        %sa3_0 = arith.bitcast %sa3_0_x : vector<4xi32> to vector<4xf32>
+        %sa3_1_sh = arith.shrui %sv3, %c8_v4 : vector<4xi32>
+        %sa3_1_b = arith.andi %sa3_1_sh, %c255_v4 : vector<4xi32>
+        %sa3_1_x = arith.shli %sa3_1_b, %c23_v4 : vector<4xi32>
+        %sa3_1 = arith.bitcast %sa3_1_x : vector<4xi32> to vector<4xf32>
+        %sa3_2_sh = arith.shrui %sv3, %c16_v4 : vector<4xi32>
+        %sa3_2_b = arith.andi %sa3_2_sh, %c255_v4 : vector<4xi32>
+        %sa3_2_x = arith.shli %sa3_2_b, %c23_v4 : vector<4xi32>
+        %sa3_2 = arith.bitcast %sa3_2_x : vector<4xi32> to vector<4xf32>
+        %sa3_3_sh = arith.shrui %sv3, %c24_v4 : vector<4xi32>
+        %sa3_3_b = arith.andi %sa3_3_sh, %c255_v4 : vector<4xi32>
+        %sa3_3_x = arith.shli %sa3_3_b, %c23_v4 : vector<4xi32>
+        %sa3_3 = arith.bitcast %sa3_3_x : vector<4xi32> to vector<4xf32>
 
-        // The block-table row of the token's sequence: add_offset(block_table,
-        // seq * max_blocks_per_seq) on an i32 tensor, in bytes.
-        %bt_row_elems = arith.muli %seq, %width : i32
-        %bt_row_bytes = arith.muli %bt_row_elems, %c4_i32 : i32
-        %bt_o = llvm.extractvalue %bt_fp[1] : !llvm.struct<(ptr<8>, i32)>
-        %bt_o1 = arith.addi %bt_o, %bt_row_bytes : i32
-        %bt_r = llvm.extractvalue %bt_fp[0] : !llvm.struct<(ptr<8>, i32)>
-        %bt_row0 = llvm.insertvalue %bt_r, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-        %bt_row = llvm.insertvalue %bt_o1, %bt_row0[1] : !llvm.struct<(ptr<8>, i32)>
-        // One tile covers block_k / page_size pages: the row pointer's step.
-        %block_k_i32 = arith.index_cast %block_k : index to i32
-        %pages_per_tile = arith.divui %block_k_i32, %page_size : i32
-        %bt_step = arith.muli %pages_per_tile, %c4_i32 : i32
-        %out_row = arith.muli %t, %logits_stride : i32
-
-        %bt_end = scf.for %kb = %c0 to %len_idx step %block_k
-            iter_args(%bt_cur = %bt_row) -> (!llvm.struct<(ptr<8>, i32)>) {
-          %kb32 = arith.index_cast %kb : index to i32
-          %j = arith.addi %kb32, %tid : i32
-          %valid = arith.cmpi ult, %j, %len : i32
-          scf.if %valid {
-            // The physical page of position j: entry tid / page_size of the
-            // tile's pages (the wave's page: all lanes read one address).
-            %local_page = arith.divui %tid, %page_size : i32
-            %slot = arith.remui %tid, %page_size : i32
-            %lp_bytes = arith.muli %local_page, %c4_i32 : i32
-            %cur_o = llvm.extractvalue %bt_cur[1] : !llvm.struct<(ptr<8>, i32)>
-            %cur_o1 = arith.addi %cur_o, %lp_bytes : i32
-            %cur_r = llvm.extractvalue %bt_cur[0] : !llvm.struct<(ptr<8>, i32)>
-            %entry0 = llvm.insertvalue %cur_r, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-            %entry = llvm.insertvalue %cur_o1, %entry0[1] : !llvm.struct<(ptr<8>, i32)>
-            %entry_r = llvm.extractvalue %entry[0] : !llvm.struct<(ptr<8>, i32)>
-            %entry_o = llvm.extractvalue %entry[1] : !llvm.struct<(ptr<8>, i32)>
-            %phys = rocdl.raw.ptr.buffer.load %entry_r, %entry_o, %c0_i32, %c0_i32 : i32
-            %page_base = arith.muli %phys, %page_size : i32
-            %kv_row = arith.addi %page_base, %slot : i32
-
-            // The K row (64 bytes, four 16-byte loads) and its 4 scales.
-            %k_row_bytes = arith.muli %kv_row, %c64_i32 : i32
-            %kv_o = llvm.extractvalue %kv_fp[1] : !llvm.struct<(ptr<8>, i32)>
-            %kv_o1 = arith.addi %kv_o, %k_row_bytes : i32
-            %kv_r = llvm.extractvalue %kv_fp[0] : !llvm.struct<(ptr<8>, i32)>
-            %k_o1 = arith.addi %kv_o1, %c16_i32 : i32
-            %k_o2 = arith.addi %kv_o1, %c32_i32 : i32
-            %k_o3 = arith.addi %kv_o1, %c48_i32 : i32
-            %kw0 = rocdl.raw.ptr.buffer.load %kv_r, %kv_o1, %c0_i32, %c0_i32 : vector<4xi32>
-            %kw1 = rocdl.raw.ptr.buffer.load %kv_r, %k_o1, %c0_i32, %c0_i32 : vector<4xi32>
-            %kw2 = rocdl.raw.ptr.buffer.load %kv_r, %k_o2, %c0_i32, %c0_i32 : vector<4xi32>
-            %kw3 = rocdl.raw.ptr.buffer.load %kv_r, %k_o3, %c0_i32, %c0_i32 : vector<4xi32>
-            %ks_row_bytes = arith.muli %kv_row, %c4_i32 : i32
-            %ks_o = llvm.extractvalue %ks_fp[1] : !llvm.struct<(ptr<8>, i32)>
-            %ks_o1 = arith.addi %ks_o, %ks_row_bytes : i32
-            %ks_r = llvm.extractvalue %ks_fp[0] : !llvm.struct<(ptr<8>, i32)>
-            %ks_word = rocdl.raw.ptr.buffer.load %ks_r, %ks_o1, %c0_i32, %c0_i32 : i32
-            %kscales = llvm.bitcast %ks_word : i32 to vector<4xi8>
-            %kb0 = llvm.bitcast %kw0 : vector<4xi32> to vector<16xi8>
-            %kb1 = llvm.bitcast %kw1 : vector<4xi32> to vector<16xi8>
-            %kb2 = llvm.bitcast %kw2 : vector<4xi32> to vector<16xi8>
-            %kb3 = llvm.bitcast %kw3 : vector<4xi32> to vector<16xi8>
-            %ks0 = vector.extract %kscales[0] : i8 from vector<4xi8>
-            %ks1 = vector.extract %kscales[1] : i8 from vector<4xi8>
-            %ks2 = vector.extract %kscales[2] : i8 from vector<4xi8>
-            %ks3 = vector.extract %kscales[3] : i8 from vector<4xi8>
-            %k0 = func.call @decode_block(%kb0, %ks0) : (vector<16xi8>, i8) -> vector<32xf32>
-            %k1 = func.call @decode_block(%kb1, %ks1) : (vector<16xi8>, i8) -> vector<32xf32>
-            %k2 = func.call @decode_block(%kb2, %ks2) : (vector<16xi8>, i8) -> vector<32xf32>
-            %k3 = func.call @decode_block(%kb3, %ks3) : (vector<16xi8>, i8) -> vector<32xf32>
-
-            // 64 head dot products against Q broadcast from LDS.
-            %acc = scf.for %h = %c0 to %heads step %c1 iter_args(%sum = %zero) -> (f32) {
-              %h32 = arith.index_cast %h : index to i32
-              %q_head = arith.muli %h32, %c512_i32 : i32
-              %qa1 = arith.addi %q_head, %c128_i32 : i32
-              %qa2 = arith.addi %qa1, %c128_i32 : i32
-              %qa3 = arith.addi %qa2, %c128_i32 : i32
-              %q0 = func.call @load_q_row(%q_f32, %q_head) : (!llvm.ptr<3>, i32) -> vector<32xf32>
-              %q1 = func.call @load_q_row(%q_f32, %qa1) : (!llvm.ptr<3>, i32) -> vector<32xf32>
-              %q2 = func.call @load_q_row(%q_f32, %qa2) : (!llvm.ptr<3>, i32) -> vector<32xf32>
-              %q3 = func.call @load_q_row(%q_f32, %qa3) : (!llvm.ptr<3>, i32) -> vector<32xf32>
-              %p0 = arith.mulf %q0, %k0 fastmath<contract> : vector<32xf32>
-              %p1 = vector.fma %q1, %k1, %p0 : vector<32xf32>
-              %p2 = vector.fma %q2, %k2, %p1 : vector<32xf32>
-              %p3 = vector.fma %q3, %k3, %p2 : vector<32xf32>
-              %dot = vector.reduction <add>, %p3 fastmath<reassoc, contract> : vector<32xf32> into f32
-              %relu = arith.maximumf %dot, %zero : f32
-              %w_src = llvm.getelementptr %w_f32[%h32] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-              %w = llvm.load %w_src {alignment = 4 : i64} : !llvm.ptr<3> -> f32
-              %next = math.fma %w, %relu, %sum : f32
-              scf.yield %next : f32
-            }
-
-            // logits[t, j]: add_offset(logits, t * logits_stride + j), f32.
-            %out_elem = arith.addi %out_row, %j : i32
-            %out_bytes = arith.muli %out_elem, %c4_i32 : i32
-            %out_o = llvm.extractvalue %out_fp[1] : !llvm.struct<(ptr<8>, i32)>
-            %out_o1 = arith.addi %out_o, %out_bytes : i32
-            %out_r = llvm.extractvalue %out_fp[0] : !llvm.struct<(ptr<8>, i32)>
-            rocdl.raw.ptr.buffer.store %acc, %out_r, %out_o1, %c0_i32, %c0_i32 : f32
+        %q_kv = arith.cmpi sgt, %len, %c0_i32 : i32
+        scf.if %q_kv {
+          // The block-table row of the sequence and its last live column.
+          %bt_row = arith.muli %seq, %width : i32
+          %len_m1 = arith.subi %len, %c1_i32 : i32
+          %last_col = arith.divui %len_m1, %page_size : i32
+          %block_k_i32 = arith.index_cast %block_k : index to i32
+          %two_tiles = arith.muli %block_k_i32, %c2_i32 : i32
+          %e0_pos = arith.addi %c0_i32, %tid : i32
+          %e0_col0 = arith.divui %e0_pos, %page_size : i32
+          %e0_col = arith.minui %e0_col0, %last_col : i32
+          %e0_idx = arith.addi %bt_row, %e0_col : i32
+          %e0_b = arith.muli %e0_idx, %c4_i32 : i32
+          %e0 = rocdl.raw.ptr.buffer.load %bt_rsrc, %e0_b, %c0_i32, %c0_i32 : i32
+          %e1_pos = arith.addi %block_k_i32, %tid : i32
+          %e1_col0 = arith.divui %e1_pos, %page_size : i32
+          %e1_col = arith.minui %e1_col0, %last_col : i32
+          %e1_idx = arith.addi %bt_row, %e1_col : i32
+          %e1_b = arith.muli %e1_idx, %c4_i32 : i32
+          %e1 = rocdl.raw.ptr.buffer.load %bt_rsrc, %e1_b, %c0_i32, %c0_i32 : i32
+          // Stage 0: tile 0 into LDS stage 0.
+          %d0_page = rocdl.readfirstlane %e0 : i32
+          %d0_page64 = arith.extsi %d0_page : i32 to i64
+          %d0_pb = arith.muli %d0_page64, %kv_s0 : i64
+          %d0_soff = arith.trunci %d0_pb : i64 to i32
+          %d0_first = arith.addi %c0_i32, %wave_pos : i32
+          %d0_k_stage = arith.muli %c0_i32, %c16384_i32 : i32
+          %d0_k_base = arith.addi %d0_k_stage, %wave_k : i32
+          scf.for %d0_d_idx = %c0 to %tile_bytes_idx step %dma_step {
+            %d0_d = arith.index_cast %d0_d_idx : index to i32
+            %d0_dl = arith.addi %d0_d, %lane_dma : i32
+            // The lane whose bytes land at d fetches logical byte swizzle(d).
+            %d0_om = arith.andi %d0_dl, %c896_i32 : i32
+            %d0_os = arith.shrui %d0_om, %c3_i32 : i32
+            %d0_o = arith.xori %d0_dl, %d0_os : i32
+            %d0_p = arith.shrui %d0_o, %c6_i32 : i32
+            %d0_c0 = arith.andi %d0_o, %c63_i32 : i32
+            // Chunk g of an LDS row holds 4-byte piece g of each 16-byte
+            // scale block: one 16-byte read gives a lane its four K slices.
+            %d0_ca = arith.andi %d0_c0, %c12_i32 : i32
+            %d0_cb = arith.shli %d0_ca, %c2_i32 : i32
+            %d0_cc = arith.andi %d0_c0, %c48_i32 : i32
+            %d0_cd = arith.shrui %d0_cc, %c2_i32 : i32
+            %d0_c = arith.ori %d0_cb, %d0_cd : i32
+            %d0_pos = arith.addi %d0_first, %d0_p : i32
+            %d0_slot = arith.remui %d0_pos, %page_size : i32
+            %d0_slot64 = arith.extsi %d0_slot : i32 to i64
+            %d0_row = arith.muli %d0_slot64, %kv_s1 : i64
+            %d0_col64 = arith.extsi %d0_c : i32 to i64
+            %d0_v64 = arith.addi %d0_row, %d0_col64 : i64
+            %d0_voff = arith.trunci %d0_v64 : i64 to i32
+            %d0_dst_o = arith.addi %d0_k_base, %d0_d : i32
+            %d0_dst = llvm.getelementptr %k_lds[%d0_dst_o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+            rocdl.raw.ptr.buffer.load.lds %kv_rsrc, %d0_dst, %c4_i32, %d0_voff, %d0_soff, %c0_i32, %c0_i32
           }
-          // Next tile: the row pointer advances by one tile's pages.
-          %next_o = llvm.extractvalue %bt_cur[1] : !llvm.struct<(ptr<8>, i32)>
-          %next_o1 = arith.addi %next_o, %bt_step : i32
-          %next_r = llvm.extractvalue %bt_cur[0] : !llvm.struct<(ptr<8>, i32)>
-          %bt_next0 = llvm.insertvalue %next_r, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-          %bt_next = llvm.insertvalue %next_o1, %bt_next0[1] : !llvm.struct<(ptr<8>, i32)>
-          scf.yield %bt_next : !llvm.struct<(ptr<8>, i32)>
+          // The rows' E8M0 scales: lane l moves row l's four bytes.
+          %d0_spb = arith.muli %d0_page64, %ks_s0 : i64
+          %d0_ssoff = arith.trunci %d0_spb : i64 to i32
+          %d0_spos = arith.addi %d0_first, %lane : i32
+          %d0_sslot = arith.remui %d0_spos, %page_size : i32
+          %d0_sslot64 = arith.extsi %d0_sslot : i32 to i64
+          %d0_srow = arith.muli %d0_sslot64, %ks_s1 : i64
+          %d0_svoff = arith.trunci %d0_srow : i64 to i32
+          %d0_s_stage = arith.muli %c0_i32, %c1024_i32 : i32
+          %d0_s_base = arith.addi %d0_s_stage, %wave_ks : i32
+          %d0_sdst = llvm.getelementptr %ks_lds[%d0_s_base] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          rocdl.raw.ptr.buffer.load.lds %ks_rsrc, %d0_sdst, %c4_i32, %d0_svoff, %d0_ssoff, %c0_i32, %c0_i32
+          gpu.barrier
+          // w[t] in registers: rows 16 m + 4 (lane / 16) + i of this lane.
+          %w_grp = arith.muli %lane_grp, %c4_i32 : i32
+          %wr0_c = arith.constant 0 : i32
+          %wr0 = arith.addi %w_grp, %wr0_c : i32
+          %wp0 = llvm.getelementptr %w_lds[%wr0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %w4_0 = llvm.load %wp0 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+          %wr1_c = arith.constant 16 : i32
+          %wr1 = arith.addi %w_grp, %wr1_c : i32
+          %wp1 = llvm.getelementptr %w_lds[%wr1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %w4_1 = llvm.load %wp1 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+          %wr2_c = arith.constant 32 : i32
+          %wr2 = arith.addi %w_grp, %wr2_c : i32
+          %wp2 = llvm.getelementptr %w_lds[%wr2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %w4_2 = llvm.load %wp2 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+          %wr3_c = arith.constant 48 : i32
+          %wr3 = arith.addi %w_grp, %wr3_c : i32
+          %wp3 = llvm.getelementptr %w_lds[%wr3] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %w4_3 = llvm.load %wp3 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+          %out_row = arith.muli %t64, %out_s0 : i64
+
+          // The software-pipelined KV loop: tile i computes from LDS stage
+          // i % 2 while tile i + 1 lands in the other stage; the block-table
+          // entries run one tile further ahead.
+          %kv_end:2 = scf.for %kb = %c0 to %len_idx step %block_k
+              iter_args(%next_entry = %e1, %stage = %c0_i32) -> (i32, i32) {
+            %kb32 = arith.index_cast %kb : index to i32
+            // vmcnt(0): the stage's LDS-DMA writes are done (expcnt 7, lgkmcnt 15).
+            rocdl.s.waitcnt 3952
+            gpu.barrier
+            %other = arith.xori %stage, %c1_i32 : i32
+            %kb_next = arith.addi %kb32, %block_k_i32 : i32
+            %has_next = arith.cmpi slt, %kb_next, %len : i32
+            scf.if %has_next {
+              %dn_page = rocdl.readfirstlane %next_entry : i32
+              %dn_page64 = arith.extsi %dn_page : i32 to i64
+              %dn_pb = arith.muli %dn_page64, %kv_s0 : i64
+              %dn_soff = arith.trunci %dn_pb : i64 to i32
+              %dn_first = arith.addi %kb_next, %wave_pos : i32
+              %dn_k_stage = arith.muli %other, %c16384_i32 : i32
+              %dn_k_base = arith.addi %dn_k_stage, %wave_k : i32
+              scf.for %dn_d_idx = %c0 to %tile_bytes_idx step %dma_step {
+                %dn_d = arith.index_cast %dn_d_idx : index to i32
+                %dn_dl = arith.addi %dn_d, %lane_dma : i32
+                // The lane whose bytes land at d fetches logical byte swizzle(d).
+                %dn_om = arith.andi %dn_dl, %c896_i32 : i32
+                %dn_os = arith.shrui %dn_om, %c3_i32 : i32
+                %dn_o = arith.xori %dn_dl, %dn_os : i32
+                %dn_p = arith.shrui %dn_o, %c6_i32 : i32
+                %dn_c0 = arith.andi %dn_o, %c63_i32 : i32
+                // Chunk g of an LDS row holds 4-byte piece g of each 16-byte
+                // scale block: one 16-byte read gives a lane its four K slices.
+                %dn_ca = arith.andi %dn_c0, %c12_i32 : i32
+                %dn_cb = arith.shli %dn_ca, %c2_i32 : i32
+                %dn_cc = arith.andi %dn_c0, %c48_i32 : i32
+                %dn_cd = arith.shrui %dn_cc, %c2_i32 : i32
+                %dn_c = arith.ori %dn_cb, %dn_cd : i32
+                %dn_pos = arith.addi %dn_first, %dn_p : i32
+                %dn_slot = arith.remui %dn_pos, %page_size : i32
+                %dn_slot64 = arith.extsi %dn_slot : i32 to i64
+                %dn_row = arith.muli %dn_slot64, %kv_s1 : i64
+                %dn_col64 = arith.extsi %dn_c : i32 to i64
+                %dn_v64 = arith.addi %dn_row, %dn_col64 : i64
+                %dn_voff = arith.trunci %dn_v64 : i64 to i32
+                %dn_dst_o = arith.addi %dn_k_base, %dn_d : i32
+                %dn_dst = llvm.getelementptr %k_lds[%dn_dst_o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+                rocdl.raw.ptr.buffer.load.lds %kv_rsrc, %dn_dst, %c4_i32, %dn_voff, %dn_soff, %c0_i32, %c0_i32
+              }
+              // The rows' E8M0 scales: lane l moves row l's four bytes.
+              %dn_spb = arith.muli %dn_page64, %ks_s0 : i64
+              %dn_ssoff = arith.trunci %dn_spb : i64 to i32
+              %dn_spos = arith.addi %dn_first, %lane : i32
+              %dn_sslot = arith.remui %dn_spos, %page_size : i32
+              %dn_sslot64 = arith.extsi %dn_sslot : i32 to i64
+              %dn_srow = arith.muli %dn_sslot64, %ks_s1 : i64
+              %dn_svoff = arith.trunci %dn_srow : i64 to i32
+              %dn_s_stage = arith.muli %other, %c1024_i32 : i32
+              %dn_s_base = arith.addi %dn_s_stage, %wave_ks : i32
+              %dn_sdst = llvm.getelementptr %ks_lds[%dn_s_base] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+              rocdl.raw.ptr.buffer.load.lds %ks_rsrc, %dn_sdst, %c4_i32, %dn_svoff, %dn_ssoff, %c0_i32, %c0_i32
+            }
+            %kb_after = arith.addi %kb32, %two_tiles : i32
+            %ea_pos = arith.addi %kb_after, %tid : i32
+            %ea_col0 = arith.divui %ea_pos, %page_size : i32
+            %ea_col = arith.minui %ea_col0, %last_col : i32
+            %ea_idx = arith.addi %bt_row, %ea_col : i32
+            %ea_b = arith.muli %ea_idx, %c4_i32 : i32
+            %ea = rocdl.raw.ptr.buffer.load %bt_rsrc, %ea_b, %c0_i32, %c0_i32 : i32
+
+            %k_stage = arith.muli %stage, %c16384_i32 : i32
+            %k_base = arith.addi %k_stage, %wave_k : i32
+            %ks_stage = arith.muli %stage, %c1024_i32 : i32
+            %ks_base = arith.addi %ks_stage, %wave_ks : i32
+            %mine = scf.for %s = %c0 to %c4 step %c1 iter_args(%kept = %zero) -> (f32) {
+              %s32 = arith.index_cast %s : index to i32
+              %sub = arith.muli %s32, %c16_i32 : i32
+              %p = arith.addi %sub, %lane_row : i32
+              %p_bytes = arith.muli %p, %c64_i32 : i32
+              %b_row = arith.addi %k_base, %p_bytes : i32
+              %b_grp = arith.muli %lane_grp, %c16_i32 : i32
+              %b_off = arith.addi %b_row, %b_grp : i32
+              %b_ptr = llvm.getelementptr %k_lds[%b_off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+              %b_swz_i = llvm.ptrtoint %b_ptr : !llvm.ptr<3> to i64
+              %b_swz_m = arith.andi %b_swz_i, %c896_i64 : i64
+              %b_swz_s = arith.shrui %b_swz_m, %c3_i64 : i64
+              %b_swz_x = arith.xori %b_swz_i, %b_swz_s : i64
+              %b_swz = llvm.inttoptr %b_swz_x : i64 to !llvm.ptr<3>
+              %b = llvm.load %b_swz {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+              %p4 = arith.muli %p, %c4_i32 : i32
+              %sb_row = arith.addi %ks_base, %p4 : i32
+              %sb_ptr = llvm.getelementptr %ks_lds[%sb_row] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+              %sbw = llvm.load %sb_ptr {alignment = 4 : i64} : !llvm.ptr<3> -> i32
+              %kbytes = llvm.bitcast %b : vector<4xi32> to vector<16xi8>
+              %kf8_lo = arith.andi %kbytes, %c15_v16 : vector<16xi8>
+              %kf8_hi = arith.shrui %kbytes, %c4_v16 : vector<16xi8>
+              %kf8_n = vector.interleave %kf8_lo, %kf8_hi : vector<16xi8> -> vector<32xi8>
+              %kf8_m = arith.andi %kf8_n, %c7_v32 : vector<32xi8>
+              %kf8_sg = arith.andi %kf8_n, %c8_v32 : vector<32xi8>
+              %kf8_e = arith.addi %kf8_m, %c14_v32 : vector<32xi8>
+              %kf8_big = arith.shli %kf8_e, %c2_v32 : vector<32xi8>
+              %kf8_one = arith.cmpi eq, %kf8_m, %c1_v32 : vector<32xi8>
+              %kf8_mag = arith.select %kf8_one, %c56_v32, %kf8_big : vector<32xi1>, vector<32xi8>
+              %kf8_s = arith.shli %kf8_sg, %c4_v32 : vector<32xi8>
+              %kf8_v = arith.ori %kf8_mag, %kf8_s : vector<32xi8>
+              %kf8_z = arith.cmpi eq, %kf8_m, %c0_v32 : vector<32xi8>
+              %kf8 = arith.select %kf8_z, %c0_v32, %kf8_v : vector<32xi1>, vector<32xi8>
+              %kb8 = llvm.bitcast %kf8 : vector<32xi8> to vector<4xi64>
+              %kb_0 = vector.extract %kb8[0] : i64 from vector<4xi64>
+              %sbe0 = arith.andi %sbw, %c255_i32 : i32
+              %sbb0 = arith.shli %sbe0, %c23_i32 : i32
+              %sbf0 = arith.bitcast %sbb0 : i32 to f32
+              %sbv0 = vector.broadcast %sbf0 : f32 to vector<4xf32>
+              %kb_1 = vector.extract %kb8[1] : i64 from vector<4xi64>
+              %sbs1_c = arith.constant 8 : i32
+              %sbs1 = arith.shrui %sbw, %sbs1_c : i32
+              %sbe1 = arith.andi %sbs1, %c255_i32 : i32
+              %sbb1 = arith.shli %sbe1, %c23_i32 : i32
+              %sbf1 = arith.bitcast %sbb1 : i32 to f32
+              %sbv1 = vector.broadcast %sbf1 : f32 to vector<4xf32>
+              %kb_2 = vector.extract %kb8[2] : i64 from vector<4xi64>
+              %sbs2_c = arith.constant 16 : i32
+              %sbs2 = arith.shrui %sbw, %sbs2_c : i32
+              %sbe2 = arith.andi %sbs2, %c255_i32 : i32
+              %sbb2 = arith.shli %sbe2, %c23_i32 : i32
+              %sbf2 = arith.bitcast %sbb2 : i32 to f32
+              %sbv2 = vector.broadcast %sbf2 : f32 to vector<4xf32>
+              %kb_3 = vector.extract %kb8[3] : i64 from vector<4xi64>
+              %sbs3_c = arith.constant 24 : i32
+              %sbs3 = arith.shrui %sbw, %sbs3_c : i32
+              %sbe3 = arith.andi %sbs3, %c255_i32 : i32
+              %sbb3 = arith.shli %sbe3, %c23_i32 : i32
+              %sbf3 = arith.bitcast %sbb3 : i32 to f32
+              %sbv3 = vector.broadcast %sbf3 : f32 to vector<4xf32>
+              %mm0_0 = rocdl.mfma.f32.16x16x32.fp8.fp8 %qa0_0, %kb_0, %zero4, %c0_i32, %c0_i32, %c0_i32
+                  : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+              %sc0_0 = arith.mulf %sa0_0, %sbv0 : vector<4xf32>
+              %acc0_0 = vector.fma %mm0_0, %sc0_0, %zero4 : vector<4xf32>
+              %mm0_1 = rocdl.mfma.f32.16x16x32.fp8.fp8 %qa0_1, %kb_1, %zero4, %c0_i32, %c0_i32, %c0_i32
+                  : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+              %sc0_1 = arith.mulf %sa0_1, %sbv1 : vector<4xf32>
+              %acc0_1 = vector.fma %mm0_1, %sc0_1, %acc0_0 : vector<4xf32>
+              %mm0_2 = rocdl.mfma.f32.16x16x32.fp8.fp8 %qa0_2, %kb_2, %zero4, %c0_i32, %c0_i32, %c0_i32
+                  : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+              %sc0_2 = arith.mulf %sa0_2, %sbv2 : vector<4xf32>
+              %acc0_2 = vector.fma %mm0_2, %sc0_2, %acc0_1 : vector<4xf32>
+              %mm0_3 = rocdl.mfma.f32.16x16x32.fp8.fp8 %qa0_3, %kb_3, %zero4, %c0_i32, %c0_i32, %c0_i32
+                  : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+              %sc0_3 = arith.mulf %sa0_3, %sbv3 : vector<4xf32>
+              %acc0_3 = vector.fma %mm0_3, %sc0_3, %acc0_2 : vector<4xf32>
+              %relu0 = arith.maximumf %acc0_3, %zero4 : vector<4xf32>
+              %wr0v = arith.mulf %w4_0, %relu0 : vector<4xf32>
+              %ws0 = vector.reduction <add>, %wr0v : vector<4xf32> into f32
+              %part0 = arith.addf %zero, %ws0 : f32
+              %mm1_0 = rocdl.mfma.f32.16x16x32.fp8.fp8 %qa1_0, %kb_0, %zero4, %c0_i32, %c0_i32, %c0_i32
+                  : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+              %sc1_0 = arith.mulf %sa1_0, %sbv0 : vector<4xf32>
+              %acc1_0 = vector.fma %mm1_0, %sc1_0, %zero4 : vector<4xf32>
+              %mm1_1 = rocdl.mfma.f32.16x16x32.fp8.fp8 %qa1_1, %kb_1, %zero4, %c0_i32, %c0_i32, %c0_i32
+                  : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+              %sc1_1 = arith.mulf %sa1_1, %sbv1 : vector<4xf32>
+              %acc1_1 = vector.fma %mm1_1, %sc1_1, %acc1_0 : vector<4xf32>
+              %mm1_2 = rocdl.mfma.f32.16x16x32.fp8.fp8 %qa1_2, %kb_2, %zero4, %c0_i32, %c0_i32, %c0_i32
+                  : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+              %sc1_2 = arith.mulf %sa1_2, %sbv2 : vector<4xf32>
+              %acc1_2 = vector.fma %mm1_2, %sc1_2, %acc1_1 : vector<4xf32>
+              %mm1_3 = rocdl.mfma.f32.16x16x32.fp8.fp8 %qa1_3, %kb_3, %zero4, %c0_i32, %c0_i32, %c0_i32
+                  : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+              %sc1_3 = arith.mulf %sa1_3, %sbv3 : vector<4xf32>
+              %acc1_3 = vector.fma %mm1_3, %sc1_3, %acc1_2 : vector<4xf32>
+              %relu1 = arith.maximumf %acc1_3, %zero4 : vector<4xf32>
+              %wr1v = arith.mulf %w4_1, %relu1 : vector<4xf32>
+              %ws1 = vector.reduction <add>, %wr1v : vector<4xf32> into f32
+              %part1 = arith.addf %part0, %ws1 : f32
+              %mm2_0 = rocdl.mfma.f32.16x16x32.fp8.fp8 %qa2_0, %kb_0, %zero4, %c0_i32, %c0_i32, %c0_i32
+                  : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+              %sc2_0 = arith.mulf %sa2_0, %sbv0 : vector<4xf32>
+              %acc2_0 = vector.fma %mm2_0, %sc2_0, %zero4 : vector<4xf32>
+              %mm2_1 = rocdl.mfma.f32.16x16x32.fp8.fp8 %qa2_1, %kb_1, %zero4, %c0_i32, %c0_i32, %c0_i32
+                  : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+              %sc2_1 = arith.mulf %sa2_1, %sbv1 : vector<4xf32>
+              %acc2_1 = vector.fma %mm2_1, %sc2_1, %acc2_0 : vector<4xf32>
+              %mm2_2 = rocdl.mfma.f32.16x16x32.fp8.fp8 %qa2_2, %kb_2, %zero4, %c0_i32, %c0_i32, %c0_i32
+                  : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+              %sc2_2 = arith.mulf %sa2_2, %sbv2 : vector<4xf32>
+              %acc2_2 = vector.fma %mm2_2, %sc2_2, %acc2_1 : vector<4xf32>
+              %mm2_3 = rocdl.mfma.f32.16x16x32.fp8.fp8 %qa2_3, %kb_3, %zero4, %c0_i32, %c0_i32, %c0_i32
+                  : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+              %sc2_3 = arith.mulf %sa2_3, %sbv3 : vector<4xf32>
+              %acc2_3 = vector.fma %mm2_3, %sc2_3, %acc2_2 : vector<4xf32>
+              %relu2 = arith.maximumf %acc2_3, %zero4 : vector<4xf32>
+              %wr2v = arith.mulf %w4_2, %relu2 : vector<4xf32>
+              %ws2 = vector.reduction <add>, %wr2v : vector<4xf32> into f32
+              %part2 = arith.addf %part1, %ws2 : f32
+              %mm3_0 = rocdl.mfma.f32.16x16x32.fp8.fp8 %qa3_0, %kb_0, %zero4, %c0_i32, %c0_i32, %c0_i32
+                  : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+              %sc3_0 = arith.mulf %sa3_0, %sbv0 : vector<4xf32>
+              %acc3_0 = vector.fma %mm3_0, %sc3_0, %zero4 : vector<4xf32>
+              %mm3_1 = rocdl.mfma.f32.16x16x32.fp8.fp8 %qa3_1, %kb_1, %zero4, %c0_i32, %c0_i32, %c0_i32
+                  : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+              %sc3_1 = arith.mulf %sa3_1, %sbv1 : vector<4xf32>
+              %acc3_1 = vector.fma %mm3_1, %sc3_1, %acc3_0 : vector<4xf32>
+              %mm3_2 = rocdl.mfma.f32.16x16x32.fp8.fp8 %qa3_2, %kb_2, %zero4, %c0_i32, %c0_i32, %c0_i32
+                  : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+              %sc3_2 = arith.mulf %sa3_2, %sbv2 : vector<4xf32>
+              %acc3_2 = vector.fma %mm3_2, %sc3_2, %acc3_1 : vector<4xf32>
+              %mm3_3 = rocdl.mfma.f32.16x16x32.fp8.fp8 %qa3_3, %kb_3, %zero4, %c0_i32, %c0_i32, %c0_i32
+                  : (i64, i64, vector<4xf32>, i32, i32, i32) -> vector<4xf32>
+              %sc3_3 = arith.mulf %sa3_3, %sbv3 : vector<4xf32>
+              %acc3_3 = vector.fma %mm3_3, %sc3_3, %acc3_2 : vector<4xf32>
+              %relu3 = arith.maximumf %acc3_3, %zero4 : vector<4xf32>
+              %wr3v = arith.mulf %w4_3, %relu3 : vector<4xf32>
+              %ws3 = vector.reduction <add>, %wr3v : vector<4xf32> into f32
+              %part3 = arith.addf %part2, %ws3 : f32
+              // Lanes l, l ^ 16, l ^ 32, l ^ 48 hold the same column.
+              %pi = llvm.bitcast %part3 : f32 to i32
+              %pi16 = rocdl.ds_bpermute %bp16, %pi : (i32, i32) -> i32
+              %pf16 = llvm.bitcast %pi16 : i32 to f32
+              %sum16 = arith.addf %part3, %pf16 : f32
+              %si = llvm.bitcast %sum16 : f32 to i32
+              %si32 = rocdl.ds_bpermute %bp32, %si : (i32, i32) -> i32
+              %sf32 = llvm.bitcast %si32 : i32 to f32
+              %total = arith.addf %sum16, %sf32 : f32
+              %is_mine = arith.cmpi eq, %lane_grp, %s32 : i32
+              %kept_next = arith.select %is_mine, %total, %kept : f32
+              scf.yield %kept_next : f32
+            }
+            // logits[t, kb + tid] (an i32 copy of the f32 bits).
+            %j = arith.addi %kb32, %tid : i32
+            %live = arith.cmpi slt, %j, %len : i32
+            scf.if %live {
+              %j64 = arith.extsi %j : i32 to i64
+              %out_e = arith.addi %out_row, %j64 : i64
+              %out_o = arith.trunci %out_e : i64 to i32
+              %out_b = arith.muli %out_o, %c4_i32 : i32
+              %mine_i = llvm.bitcast %mine : f32 to i32
+              rocdl.raw.ptr.buffer.store %mine_i, %out_rsrc, %out_b, %c0_i32, %c0_i32 : i32
+            }
+            scf.yield %ea, %other : i32, i32
+          }
         }
-        // Every thread is done with q[t] and w[t] before the next token's
-        // copies overwrite them.
+        // Every thread is done with w[t] and both stages before the next
+        // token's copies overwrite them.
         gpu.barrier
       }
       gpu.return
     }
-
-    // FP4 e2m1 x 32 (16 bytes, low nibble first) times an E8M0 scale (the
-    // values of bench/gpu/refcore.py's decode_row). e2m1 magnitude m = n & 7
-    // in units of 0.5: m < 4 ? m : (2 | m & 1) << (m/2 - 1), i.e.
-    // {0, 1, 2, 3, 4, 6, 8, 12}; bit 3 is the sign. E8M0 s is 2^(s - 127).
-    func.func private @decode_block(%bytes: vector<16xi8>, %scale: i8)
-        -> vector<32xf32> attributes {llvm.linkage = #llvm.linkage<internal>,
-                                      passthrough = ["alwaysinline"]} {
-      %c4_i8 = arith.constant dense<4> : vector<16xi8>
-      %c15_i8 = arith.constant dense<15> : vector<16xi8>
-      %lo = arith.andi %bytes, %c15_i8 : vector<16xi8>
-      %hi = arith.shrui %bytes, %c4_i8 : vector<16xi8>
-      %nib8 = vector.interleave %lo, %hi : vector<16xi8> -> vector<32xi8>
-      %nib = arith.extui %nib8 : vector<32xi8> to vector<32xi32>
-      %c1 = arith.constant dense<1> : vector<32xi32>
-      %c2 = arith.constant dense<2> : vector<32xi32>
-      %c4 = arith.constant dense<4> : vector<32xi32>
-      %c7 = arith.constant dense<7> : vector<32xi32>
-      %c8 = arith.constant dense<8> : vector<32xi32>
-      %c0 = arith.constant dense<0> : vector<32xi32>
-      %mag = arith.andi %nib, %c7 : vector<32xi32>
-      %odd = arith.andi %mag, %c1 : vector<32xi32>
-      %mant = arith.ori %odd, %c2 : vector<32xi32>
-      %exp = arith.shrui %mag, %c1 : vector<32xi32>
-      %shift = arith.subi %exp, %c1 : vector<32xi32>
-      %big = arith.shli %mant, %shift : vector<32xi32>
-      %is_small = arith.cmpi ult, %mag, %c4 : vector<32xi32>
-      %units = arith.select %is_small, %mag, %big : vector<32xi1>, vector<32xi32>
-      %sign = arith.andi %nib, %c8 : vector<32xi32>
-      %neg = arith.cmpi ne, %sign, %c0 : vector<32xi32>
-      %minus = arith.subi %c0, %units : vector<32xi32>
-      %signed = arith.select %neg, %minus, %units : vector<32xi1>, vector<32xi32>
-      %vals = arith.sitofp %signed : vector<32xi32> to vector<32xf32>
-      // 0.5 * 2^(s - 127) = 2^(s - 128): the f32 whose exponent field is s - 1.
-      %s32 = arith.extui %scale : i8 to i32
-      %c1s = arith.constant 1 : i32
-      %c23 = arith.constant 23 : i32
-      %sm1 = arith.subi %s32, %c1s : i32
-      %sbits = arith.shli %sm1, %c23 : i32
-      %sf = arith.bitcast %sbits : i32 to f32
-      %splat = vector.broadcast %sf : f32 to vector<32xf32>
-      %scaled = arith.mulf %vals, %splat : vector<32xf32>
-      return %scaled : vector<32xf32>
-    }
-
-    // FlyDSL's Swizzle<3,4,3> on a byte offset: bits 7..9 into bits 4..6,
-    // o ^ ((o & 0x380) >> 3). It permutes the 16-byte chunks of each 128-byte
-    // row by the row's low three bits and keeps every chunk whole.
-    func.func private @swizzle_343(%o: i32) -> i32
-        attributes {llvm.linkage = #llvm.linkage<internal>,
-                    passthrough = ["alwaysinline"]} {
-      %mask = arith.constant 896 : i32
-      %c3 = arith.constant 3 : i32
-      %masked = arith.andi %o, %mask : i32
-      %shifted = arith.shrui %masked, %c3 : i32
-      %swizzled = arith.xori %o, %shifted : i32
-      return %swizzled : i32
-    }
-
-    // Writes 32 decoded values (128 bytes) at element `e` of the swizzled
-    // f32 copy of Q: eight 16-byte chunks, each at its swizzled offset.
-    func.func private @store_q_block(%base: !llvm.ptr<3>, %e: i32, %vals: vector<32xf32>)
-        attributes {llvm.linkage = #llvm.linkage<internal>,
-                    passthrough = ["alwaysinline"]} {
-      %c2 = arith.constant 2 : i32
-      %row = arith.shli %e, %c2 : i32
-      %c16 = arith.constant 16 : i32
-      %c32 = arith.constant 32 : i32
-      %c48 = arith.constant 48 : i32
-      %c64 = arith.constant 64 : i32
-      %c80 = arith.constant 80 : i32
-      %c96 = arith.constant 96 : i32
-      %c112 = arith.constant 112 : i32
-      %o1 = arith.addi %row, %c16 : i32
-      %o2 = arith.addi %row, %c32 : i32
-      %o3 = arith.addi %row, %c48 : i32
-      %o4 = arith.addi %row, %c64 : i32
-      %o5 = arith.addi %row, %c80 : i32
-      %o6 = arith.addi %row, %c96 : i32
-      %o7 = arith.addi %row, %c112 : i32
-      %s0 = func.call @swizzle_343(%row) : (i32) -> i32
-      %s1 = func.call @swizzle_343(%o1) : (i32) -> i32
-      %s2 = func.call @swizzle_343(%o2) : (i32) -> i32
-      %s3 = func.call @swizzle_343(%o3) : (i32) -> i32
-      %s4 = func.call @swizzle_343(%o4) : (i32) -> i32
-      %s5 = func.call @swizzle_343(%o5) : (i32) -> i32
-      %s6 = func.call @swizzle_343(%o6) : (i32) -> i32
-      %s7 = func.call @swizzle_343(%o7) : (i32) -> i32
-      %p0 = llvm.getelementptr %base[%s0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %p1 = llvm.getelementptr %base[%s1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %p2 = llvm.getelementptr %base[%s2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %p3 = llvm.getelementptr %base[%s3] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %p4 = llvm.getelementptr %base[%s4] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %p5 = llvm.getelementptr %base[%s5] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %p6 = llvm.getelementptr %base[%s6] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %p7 = llvm.getelementptr %base[%s7] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %v0 = vector.shuffle %vals, %vals [0, 1, 2, 3] : vector<32xf32>, vector<32xf32>
-      %v1 = vector.shuffle %vals, %vals [4, 5, 6, 7] : vector<32xf32>, vector<32xf32>
-      %v2 = vector.shuffle %vals, %vals [8, 9, 10, 11] : vector<32xf32>, vector<32xf32>
-      %v3 = vector.shuffle %vals, %vals [12, 13, 14, 15] : vector<32xf32>, vector<32xf32>
-      %v4 = vector.shuffle %vals, %vals [16, 17, 18, 19] : vector<32xf32>, vector<32xf32>
-      %v5 = vector.shuffle %vals, %vals [20, 21, 22, 23] : vector<32xf32>, vector<32xf32>
-      %v6 = vector.shuffle %vals, %vals [24, 25, 26, 27] : vector<32xf32>, vector<32xf32>
-      %v7 = vector.shuffle %vals, %vals [28, 29, 30, 31] : vector<32xf32>, vector<32xf32>
-      llvm.store %v0, %p0 {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
-      llvm.store %v1, %p1 {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
-      llvm.store %v2, %p2 {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
-      llvm.store %v3, %p3 {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
-      llvm.store %v4, %p4 {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
-      llvm.store %v5, %p5 {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
-      llvm.store %v6, %p6 {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
-      llvm.store %v7, %p7 {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
-      return
-    }
-
-    // Reads 32 values (one 128-byte row starting at byte `row`) of the
-    // swizzled f32 copy of Q.
-    func.func private @load_q_row(%base: !llvm.ptr<3>, %row: i32) -> vector<32xf32>
-        attributes {llvm.linkage = #llvm.linkage<internal>,
-                    passthrough = ["alwaysinline"]} {
-      %c16 = arith.constant 16 : i32
-      %c32 = arith.constant 32 : i32
-      %c48 = arith.constant 48 : i32
-      %c64 = arith.constant 64 : i32
-      %c80 = arith.constant 80 : i32
-      %c96 = arith.constant 96 : i32
-      %c112 = arith.constant 112 : i32
-      %o1 = arith.addi %row, %c16 : i32
-      %o2 = arith.addi %row, %c32 : i32
-      %o3 = arith.addi %row, %c48 : i32
-      %o4 = arith.addi %row, %c64 : i32
-      %o5 = arith.addi %row, %c80 : i32
-      %o6 = arith.addi %row, %c96 : i32
-      %o7 = arith.addi %row, %c112 : i32
-      %s0 = func.call @swizzle_343(%row) : (i32) -> i32
-      %s1 = func.call @swizzle_343(%o1) : (i32) -> i32
-      %s2 = func.call @swizzle_343(%o2) : (i32) -> i32
-      %s3 = func.call @swizzle_343(%o3) : (i32) -> i32
-      %s4 = func.call @swizzle_343(%o4) : (i32) -> i32
-      %s5 = func.call @swizzle_343(%o5) : (i32) -> i32
-      %s6 = func.call @swizzle_343(%o6) : (i32) -> i32
-      %s7 = func.call @swizzle_343(%o7) : (i32) -> i32
-      %p0 = llvm.getelementptr %base[%s0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %p1 = llvm.getelementptr %base[%s1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %p2 = llvm.getelementptr %base[%s2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %p3 = llvm.getelementptr %base[%s3] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %p4 = llvm.getelementptr %base[%s4] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %p5 = llvm.getelementptr %base[%s5] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %p6 = llvm.getelementptr %base[%s6] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %p7 = llvm.getelementptr %base[%s7] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-      %v0 = llvm.load %p0 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
-      %v1 = llvm.load %p1 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
-      %v2 = llvm.load %p2 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
-      %v3 = llvm.load %p3 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
-      %v4 = llvm.load %p4 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
-      %v5 = llvm.load %p5 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
-      %v6 = llvm.load %p6 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
-      %v7 = llvm.load %p7 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
-      %v01 = vector.shuffle %v0, %v1 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
-      %v23 = vector.shuffle %v2, %v3 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
-      %v45 = vector.shuffle %v4, %v5 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
-      %v67 = vector.shuffle %v6, %v7 [0, 1, 2, 3, 4, 5, 6, 7] : vector<4xf32>, vector<4xf32>
-      %v0123 = vector.shuffle %v01, %v23 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<8xf32>, vector<8xf32>
-      %v4567 = vector.shuffle %v45, %v67 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15] : vector<8xf32>, vector<8xf32>
-      %row_vals = vector.shuffle %v0123, %v4567 [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31] : vector<16xf32>, vector<16xf32>
-      return %row_vals : vector<32xf32>
-    }
   }
 
-  // Host side: what the frontend's launcher emits for one call.
-  func.func @launch_paged_fp4_mqa_logits_flydsl(
-      %q: !llvm.ptr<1>, %q_scale: !llvm.ptr<1>,
-      %kv: !llvm.ptr<1>, %kv_scale: !llvm.ptr<1>,
-      %block_table: !llvm.ptr<1>, %weights: !llvm.ptr<1>,
-      %tok_seq: !llvm.ptr<1>, %kv_len: !llvm.ptr<1>,
-      %logits: !llvm.ptr<1>, %num_tokens: i32, %logits_stride: i32) {
+  func.func @paged_fp4_mqa_logits_flydsl(
+      %q: !llvm.ptr<1>, %q_layout: !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+      %q_scale: !llvm.ptr<1>, %q_scale_layout: !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+      %kv: !llvm.ptr<1>, %kv_layout: !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+      %kv_scale: !llvm.ptr<1>, %kv_scale_layout: !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+      %block_table: !llvm.ptr<1>, %block_table_layout: !llvm.struct<packed (struct<packed (i32)>)>,
+      %weights: !llvm.ptr<1>, %weights_layout: !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>,
+      %tok_seq: !llvm.ptr<1>, %tok_seq_layout: !llvm.struct<packed (struct<packed (i32)>)>,
+      %kv_len: !llvm.ptr<1>, %kv_len_layout: !llvm.struct<packed (struct<packed (i32)>)>,
+      %logits: !llvm.ptr<1>, %logits_layout: !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>,
+      %stream: !gpu.async.token) attributes {llvm.emit_c_interface} {
     %c1 = arith.constant 1 : index
     %c256 = arith.constant 256 : index
-    %c512 = arith.constant 512 : index
-    gpu.launch_func @kernels::@paged_fp4_mqa_logits_flydsl
-        blocks in (%c512, %c1, %c1) threads in (%c256, %c1, %c1)
-        args(%q : !llvm.ptr<1>, %q_scale : !llvm.ptr<1>,
-             %kv : !llvm.ptr<1>, %kv_scale : !llvm.ptr<1>,
-             %block_table : !llvm.ptr<1>, %weights : !llvm.ptr<1>,
-             %tok_seq : !llvm.ptr<1>, %kv_len : !llvm.ptr<1>,
-             %logits : !llvm.ptr<1>, %num_tokens : i32,
-             %logits_stride : i32)
+    %c1_i32 = arith.constant 1 : i32
+    %cus = arith.constant 304 : i32
+    %num_tokens = llvm.extractvalue %q_layout[0, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %grid_min = arith.minsi %num_tokens, %cus : i32
+    %grid_i32 = arith.maxsi %grid_min, %c1_i32 : i32
+    %grid = arith.index_cast %grid_i32 : i32 to index
+    %q_l0 = llvm.extractvalue %q_layout[0, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_l1 = llvm.extractvalue %q_layout[0, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_l2 = llvm.extractvalue %q_layout[0, 2] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_l3 = llvm.extractvalue %q_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_l4 = llvm.extractvalue %q_layout[1, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_u0 = llvm.mlir.undef : !llvm.struct<packed (i32, i32, i32)>
+    %q_s0_0 = llvm.insertvalue %q_l0, %q_u0[0] : !llvm.struct<packed (i32, i32, i32)>
+    %q_s0_1 = llvm.insertvalue %q_l1, %q_s0_0[1] : !llvm.struct<packed (i32, i32, i32)>
+    %q_s0_2 = llvm.insertvalue %q_l2, %q_s0_1[2] : !llvm.struct<packed (i32, i32, i32)>
+    %q_p0 = llvm.insertvalue %q_s0_2, %q_u[0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_u1 = llvm.mlir.undef : !llvm.struct<packed (i64, i64)>
+    %q_s1_0 = llvm.insertvalue %q_l3, %q_u1[0] : !llvm.struct<packed (i64, i64)>
+    %q_s1_1 = llvm.insertvalue %q_l4, %q_s1_0[1] : !llvm.struct<packed (i64, i64)>
+    %q_p1 = llvm.insertvalue %q_s1_1, %q_p0[1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_scale_l0 = llvm.extractvalue %q_scale_layout[0, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_scale_l1 = llvm.extractvalue %q_scale_layout[0, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_scale_l2 = llvm.extractvalue %q_scale_layout[0, 2] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_scale_l3 = llvm.extractvalue %q_scale_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_scale_l4 = llvm.extractvalue %q_scale_layout[1, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_scale_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_scale_u0 = llvm.mlir.undef : !llvm.struct<packed (i32, i32, i32)>
+    %q_scale_s0_0 = llvm.insertvalue %q_scale_l0, %q_scale_u0[0] : !llvm.struct<packed (i32, i32, i32)>
+    %q_scale_s0_1 = llvm.insertvalue %q_scale_l1, %q_scale_s0_0[1] : !llvm.struct<packed (i32, i32, i32)>
+    %q_scale_s0_2 = llvm.insertvalue %q_scale_l2, %q_scale_s0_1[2] : !llvm.struct<packed (i32, i32, i32)>
+    %q_scale_p0 = llvm.insertvalue %q_scale_s0_2, %q_scale_u[0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_scale_u1 = llvm.mlir.undef : !llvm.struct<packed (i64, i64)>
+    %q_scale_s1_0 = llvm.insertvalue %q_scale_l3, %q_scale_u1[0] : !llvm.struct<packed (i64, i64)>
+    %q_scale_s1_1 = llvm.insertvalue %q_scale_l4, %q_scale_s1_0[1] : !llvm.struct<packed (i64, i64)>
+    %q_scale_p1 = llvm.insertvalue %q_scale_s1_1, %q_scale_p0[1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_l0 = llvm.extractvalue %kv_layout[0, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_l1 = llvm.extractvalue %kv_layout[0, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_l2 = llvm.extractvalue %kv_layout[0, 2] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_l3 = llvm.extractvalue %kv_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_l4 = llvm.extractvalue %kv_layout[1, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_u0 = llvm.mlir.undef : !llvm.struct<packed (i32, i32, i32)>
+    %kv_s0_0 = llvm.insertvalue %kv_l0, %kv_u0[0] : !llvm.struct<packed (i32, i32, i32)>
+    %kv_s0_1 = llvm.insertvalue %kv_l1, %kv_s0_0[1] : !llvm.struct<packed (i32, i32, i32)>
+    %kv_s0_2 = llvm.insertvalue %kv_l2, %kv_s0_1[2] : !llvm.struct<packed (i32, i32, i32)>
+    %kv_p0 = llvm.insertvalue %kv_s0_2, %kv_u[0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_u1 = llvm.mlir.undef : !llvm.struct<packed (i64, i64)>
+    %kv_s1_0 = llvm.insertvalue %kv_l3, %kv_u1[0] : !llvm.struct<packed (i64, i64)>
+    %kv_s1_1 = llvm.insertvalue %kv_l4, %kv_s1_0[1] : !llvm.struct<packed (i64, i64)>
+    %kv_p1 = llvm.insertvalue %kv_s1_1, %kv_p0[1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_scale_l0 = llvm.extractvalue %kv_scale_layout[0, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_scale_l1 = llvm.extractvalue %kv_scale_layout[0, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_scale_l2 = llvm.extractvalue %kv_scale_layout[0, 2] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_scale_l3 = llvm.extractvalue %kv_scale_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_scale_l4 = llvm.extractvalue %kv_scale_layout[1, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_scale_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_scale_u0 = llvm.mlir.undef : !llvm.struct<packed (i32, i32, i32)>
+    %kv_scale_s0_0 = llvm.insertvalue %kv_scale_l0, %kv_scale_u0[0] : !llvm.struct<packed (i32, i32, i32)>
+    %kv_scale_s0_1 = llvm.insertvalue %kv_scale_l1, %kv_scale_s0_0[1] : !llvm.struct<packed (i32, i32, i32)>
+    %kv_scale_s0_2 = llvm.insertvalue %kv_scale_l2, %kv_scale_s0_1[2] : !llvm.struct<packed (i32, i32, i32)>
+    %kv_scale_p0 = llvm.insertvalue %kv_scale_s0_2, %kv_scale_u[0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_scale_u1 = llvm.mlir.undef : !llvm.struct<packed (i64, i64)>
+    %kv_scale_s1_0 = llvm.insertvalue %kv_scale_l3, %kv_scale_u1[0] : !llvm.struct<packed (i64, i64)>
+    %kv_scale_s1_1 = llvm.insertvalue %kv_scale_l4, %kv_scale_s1_0[1] : !llvm.struct<packed (i64, i64)>
+    %kv_scale_p1 = llvm.insertvalue %kv_scale_s1_1, %kv_scale_p0[1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %block_table_l0 = llvm.extractvalue %block_table_layout[0, 0] : !llvm.struct<packed (struct<packed (i32)>)>
+    %block_table_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32)>)>
+    %block_table_u0 = llvm.mlir.undef : !llvm.struct<packed (i32)>
+    %block_table_s0_0 = llvm.insertvalue %block_table_l0, %block_table_u0[0] : !llvm.struct<packed (i32)>
+    %block_table_p0 = llvm.insertvalue %block_table_s0_0, %block_table_u[0] : !llvm.struct<packed (struct<packed (i32)>)>
+    %weights_l0 = llvm.extractvalue %weights_layout[0, 0] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %weights_l1 = llvm.extractvalue %weights_layout[0, 1] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %weights_l2 = llvm.extractvalue %weights_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %weights_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %weights_u0 = llvm.mlir.undef : !llvm.struct<packed (i32, i32)>
+    %weights_s0_0 = llvm.insertvalue %weights_l0, %weights_u0[0] : !llvm.struct<packed (i32, i32)>
+    %weights_s0_1 = llvm.insertvalue %weights_l1, %weights_s0_0[1] : !llvm.struct<packed (i32, i32)>
+    %weights_p0 = llvm.insertvalue %weights_s0_1, %weights_u[0] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %weights_u1 = llvm.mlir.undef : !llvm.struct<packed (i64)>
+    %weights_s1_0 = llvm.insertvalue %weights_l2, %weights_u1[0] : !llvm.struct<packed (i64)>
+    %weights_p1 = llvm.insertvalue %weights_s1_0, %weights_p0[1] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %tok_seq_l0 = llvm.extractvalue %tok_seq_layout[0, 0] : !llvm.struct<packed (struct<packed (i32)>)>
+    %tok_seq_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32)>)>
+    %tok_seq_u0 = llvm.mlir.undef : !llvm.struct<packed (i32)>
+    %tok_seq_s0_0 = llvm.insertvalue %tok_seq_l0, %tok_seq_u0[0] : !llvm.struct<packed (i32)>
+    %tok_seq_p0 = llvm.insertvalue %tok_seq_s0_0, %tok_seq_u[0] : !llvm.struct<packed (struct<packed (i32)>)>
+    %kv_len_l0 = llvm.extractvalue %kv_len_layout[0, 0] : !llvm.struct<packed (struct<packed (i32)>)>
+    %kv_len_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32)>)>
+    %kv_len_u0 = llvm.mlir.undef : !llvm.struct<packed (i32)>
+    %kv_len_s0_0 = llvm.insertvalue %kv_len_l0, %kv_len_u0[0] : !llvm.struct<packed (i32)>
+    %kv_len_p0 = llvm.insertvalue %kv_len_s0_0, %kv_len_u[0] : !llvm.struct<packed (struct<packed (i32)>)>
+    %logits_l0 = llvm.extractvalue %logits_layout[0, 0] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %logits_l1 = llvm.extractvalue %logits_layout[0, 1] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %logits_l2 = llvm.extractvalue %logits_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %logits_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %logits_u0 = llvm.mlir.undef : !llvm.struct<packed (i32, i32)>
+    %logits_s0_0 = llvm.insertvalue %logits_l0, %logits_u0[0] : !llvm.struct<packed (i32, i32)>
+    %logits_s0_1 = llvm.insertvalue %logits_l1, %logits_s0_0[1] : !llvm.struct<packed (i32, i32)>
+    %logits_p0 = llvm.insertvalue %logits_s0_1, %logits_u[0] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %logits_u1 = llvm.mlir.undef : !llvm.struct<packed (i64)>
+    %logits_s1_0 = llvm.insertvalue %logits_l2, %logits_u1[0] : !llvm.struct<packed (i64)>
+    %logits_p1 = llvm.insertvalue %logits_s1_0, %logits_p0[1] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    gpu.launch_func [%stream] @kernels::@paged_fp4_mqa_logits_flydsl_0
+        blocks in (%grid, %c1, %c1) threads in (%c256, %c1, %c1)
+        args(%q : !llvm.ptr<1>,
+             %q_p1 : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+             %q_scale : !llvm.ptr<1>,
+             %q_scale_p1 : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+             %kv : !llvm.ptr<1>,
+             %kv_p1 : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+             %kv_scale : !llvm.ptr<1>,
+             %kv_scale_p1 : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+             %block_table : !llvm.ptr<1>,
+             %block_table_p0 : !llvm.struct<packed (struct<packed (i32)>)>,
+             %weights : !llvm.ptr<1>,
+             %weights_p1 : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>,
+             %tok_seq : !llvm.ptr<1>,
+             %tok_seq_p0 : !llvm.struct<packed (struct<packed (i32)>)>,
+             %kv_len : !llvm.ptr<1>,
+             %kv_len_p0 : !llvm.struct<packed (struct<packed (i32)>)>,
+             %logits : !llvm.ptr<1>,
+             %logits_p1 : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>,
+             %grid_i32 : i32)
     return
   }
 }

@@ -1,384 +1,659 @@
-// Paged FP4 prefill MQA-logits, as a FlyDSL-style frontend hands it over after
-// its `convert-fly-to-rocdl` lowering and canonicalize, before
-// `convert-gpu-to-rocdl`: the same function and geometry as
-// kernels/paged_fp4_mqa_logits.mlir, in the IR shapes such a lowering emits.
-// This is the gfx950 (CDNA4) text: the head dot products are the scaled-FP4
-// matrix instruction `rocdl.mfma.scale.f32.16x16x128.f8f6f4` on the raw FP4
-// bytes and E8M0 scales, with no decode. The gfx942 text
-// (paged_fp4_mqa_logits_flydsl_gfx942.mlir) decodes to f32 instead; FlyDSL
-// picks its MMA atom per architecture while tracing, so a frontend produces
-// one text per chip. Both share the block-table path, the only place the
-// page-table width lives, and everything said there about the lowered forms
-// (fat pointers, buffer resources and their num_records, plain pointers,
-// shared allocations, LDS-DMA copies, the swizzle) holds here.
+// Paged FP4 prefill MQA logits in the IR shapes FlyDSL hands to the rest of
+// its pipeline after `convert-fly-to-rocdl` and canonicalize (before
+// `gpu.module(convert-scf-to-cf, cse, convert-gpu-to-rocdl)`): what a
+// FlyDSL kernel of this function would be at the hoisting pass's slot. This
+// is the gfx950 (CDNA4) text: the head dot products are the scaled-FP4
+// matrix instruction rocdl.mfma.scale.f32.16x16x128.f8f6f4 on the raw FP4
+// bytes and E8M0 scales (lane l: row l % 16, 32-value block l / 16), and K
+// tiles move to LDS 16 bytes a lane (gfx950's 128-bit LDS-DMA). The gfx942
+// text (paged_fp4_mqa_logits_flydsl_gfx942.mlir) widens to FP8 instead;
+// FlyDSL picks its MMA atom per architecture while tracing, so a frontend
+// produces one text per chip.
 //
 //   logits[t, j] = sum_h w[t, h] * relu(q[t, h, :] . k[row(t, j), :])   for j < kv_len[t]
-//   row(t, j)    = block_table[tok_seq[t] * max_blocks_per_seq + j / 64] * 64 + j % 64
+//   row(t, j)    = block_table[tok_seq[t], j / 64] * 64 + j % 64
 //
-// Geometry: 512 workgroups x 256 threads (4 waves of 64), block_k 256 KV
-// positions per tile, KV pages of 64 tokens, 64 heads, head_dim 128; FP4 e2m1
-// Q and K (two values a byte, low nibble first), one E8M0 scale per 32
-// values; layouts as in kernels/paged_fp4_mqa_logits.mlir.
+// Geometry: 256 threads (4 waves of 64) per workgroup, a persistent grid of
+// min(num_tokens, CUs) workgroups striding over the tokens, 256 KV positions
+// per tile (64 a wave), KV pages of 64 tokens, 64 heads, head_dim 128; FP4
+// e2m1 Q and K (two values a byte, low nibble first), one E8M0 scale per 32
+// values. Tensors, torch layouts: q [T, 64, 64] i8, q_scale [T, 64, 4] i8,
+// kv [pages, 64, 64] i8, kv_scale [pages, 64, 4] i8, block_table
+// [B, max_blocks_per_seq] i32, weights [T, 64] bf16, tok_seq [T] i32,
+// kv_len [T] i32, logits [T, S] f32.
 //
-// The matrix product: S[h, j] = q[t, h, :] . k[j, :] is a 16 x 16 x 128 MFMA
-// per 16 heads (A = Q rows, M) and 16 KV positions (B = K rows, N), head_dim
-// the reduction (K). Lane l of a wave supplies row l % 16 and the 32-value
-// scale block l / 16 of each operand (16 bytes, one register quad) with that
-// block's E8M0 scale (opsel 0: the scale's low byte), and receives C rows
-// 4 (l / 16) + i, i < 4, of column l % 16. Wave w owns the tile's positions
-// kb + 64 w + [0, 64), four N-subtiles of 16 in one KV page (page_size is a
-// multiple of the wave size), so its block-table entry is one uniform load.
-// Per subtile a lane sums w[h] * relu(S[h, j]) over its 16 rows of the 64
-// heads, two xor-shuffles add the four lane groups of a column, and lane l
-// keeps subtile l / 16: position kb + 64 w + 16 (l / 16) + l % 16 = kb + tid,
-// the one it writes, as in the gfx942 text.
+// The algorithm is aiter's paged MQA logits (aiter/ops/triton/_triton_kernels/
+// pa_mqa_logits.py, the CDNA path of its Gluon kernel): all heads of a token
+// in one workgroup, Q and the weights loaded once per token into registers,
+// a software-pipelined KV loop whose block-table entries run ahead of the K
+// loads, clamped to the last live column as aiter clamps them, each lane
+// computing its own block-table index as aiter does,
+// seq * max_blocks_per_seq + (kb + tid) / page_size, and the head sum
+// finished across lanes (here with ds_bpermute). One difference: aiter's
+// CDNA path loads K tiles straight into registers; here they go through LDS
+// by LDS-DMA in two stages (tile i computes from one stage while tile i + 1
+// lands in the other), as FlyDSL's kernels stage tiles, which gives the
+// text FlyDSL's LDS, swizzle and copy-atom shapes.
 //
-// q[t] stays in LDS as loaded (4096 FP4 bytes + 256 scales, by LDS-DMA,
-// swizzled with Swizzle<3,4,3>, which puts the 16-byte A reads of eight
-// consecutive heads on distinct banks); the weights as f32.
+// Shapes, and the FlyDSL source each follows (ROCm/FlyDSL; pipeline of
+// python/flydsl/compiler/backends/rocm.py, up to convert-fly-to-rocdl and
+// the canonicalize after it):
 //
-// Specialization parameters (spec.param): `max_blocks_per_seq` is used only
-// as the block-table row stride (i32 elements, scaled to bytes in the fat
-// pointer's offset) and is hoisted into a kernel argument; heads and head_dim
-// bound loops (the q[t] copy, the 16-head M loop, the 128-value K loop),
-// block_k steps the KV loop and, with page_size, divides: those are kept. The
-// width literal appears once, on the `max_blocks_per_seq` line, so a script
-// can substitute it (bench/widths.py rewrites that line's `= 128`).
+// | shape here                                          | FlyDSL source                                      |
+// |-----------------------------------------------------|----------------------------------------------------|
+// | gpu.module @kernels [#rocdl.target<chip = ...>]     | jit_function.py (create_gpu_module "kernels"), backends/rocm.py gpu_module_targets |
+// | kernel name <fn>_0, known_block_size only           | kernel_function.py (unique_kernel_name, create_gpu_func) |
+// | each tensor: !llvm.ptr<1> + packed layout struct,   | Transforms/RewriteFuncSignature.cpp (1:N carrier), jit_argument.py |
+// |   shapes i32, non-unit strides i64 (dynamic layout) |   (mark_layout_dynamic: torch tensors' default)    |
+// | host: llvm.emit_c_interface, trailing              | jit_function.py (_ensure_stream_arg, emit_c_interface), |
+// |   !gpu.async.token, gpu.launch_func [%stream]       |   kernel_function.py (async_dependencies = [stream]) |
+// | host packs layouts: undef + insertvalue             | RewriteFuncSignature.cpp (RewriteLaunchFuncOperands) |
+// | layout leaves: llvm.extractvalue %layout[i, j]      | RewriteFuncSignature.cpp (source materialization)  |
+// | crd2idx in i64 (i32 coords extsi'd), trunci to i32  | Utils/IntUtils.cpp (widest leaf), BufferFatPtr.h addOffset |
+// | make_buffer_tensor: rocdl.make.buffer.rsrc base,    | python/flydsl/expr/rocdl/universal.py (max_size: 0xFFFFFFFF, |
+// |   0 : i16, 4294967295 : i64, 159744 : i32           |   flags (7 << 12) | (4 << 15)), FlyToROCDL.cpp MakePtrOpLowering |
+// | fat pointer {ptr<8>, i32}: offset in elements,      | Utils/BufferFatPtr.h (pack, addOffset, byteOffset); |
+// |   scaled to bytes at each access (muli 2, 4); the   |   canonicalize folds extractvalue(insertvalue)     |
+// |   undef/insertvalue/extractvalue pairs folded       |                                                    |
+// | buffer copy atom: rocdl.raw.ptr.buffer.load of iN   | FlyROCDL/CDNA3/CopyAtom.cpp (BufferCopy emitAtomCallSSA) |
+// |   (i8, i16, i32, i128) then llvm.bitcast; stores    |                                                    |
+// |   bitcast to iN first                               |                                                    |
+// | copy-atom state {soffset, imm_offset}: built with   | CDNA3/CopyAtom.cpp (getDefaultState, setAtomState), |
+// |   undef + insertvalue, folded by canonicalize; what |   FlyToROCDL.cpp (AtomSetValueOpLowering)          |
+// |   is left: soffset the page base (SGPR), imm_offset |                                                    |
+// |   the constant operand 0 (the instruction immediate)|                                                    |
+// | LDS-DMA: rocdl.raw.ptr.buffer.load.lds rsrc, lds,   | CDNA3/CopyAtom.cpp (BufferCopyLDS: 32, or 128 on gfx950) |
+// |   size, voffset, soffset, imm_offset, aux           |                                                    |
+// | LDS: llvm.mlir.global external @__shared_alloc_N    | FlyToROCDL.cpp (createLDSGlobal: external, dso_local) |
+// |   dso_local, reached by llvm.mlir.addressof + GEP   |                                                    |
+// | swizzled LDS read: ptrtoint -> i64, andi/shrui/xori | Utils/PointerUtils.cpp (applySwizzleOnPtr), FlyToROCDL.cpp PtrLoad |
+// |   -> inttoptr on the final pointer (Swizzle<3,4,3>) |                                                    |
+// | the DMA side's swizzle on i32 offsets (andi/shrui/  | Transforms/IntSwizzleSimplify.cpp (int swizzle)    |
+// |   xori)                                             |                                                    |
+// | plain scalar loads: llvm.getelementptr + llvm.load  | FlyToROCDL.cpp (AddOffset GEP, PtrLoadOpLowering)  |
+// | cross-lane sums: rocdl.ds_bpermute on i32 bits      | kernels/attention/flash_attn_utils.py (REDUCE_MODE ds_bpermute) |
+// | no device functions: helpers traced inline          | kernel_function.py (Python helpers run at trace time) |
+//
+// Specialization parameters (spec.param): `max_blocks_per_seq` is the block
+// table's row stride. The frontend traces it as a spec.param and builds the
+// table's layout, (num_seqs, W):(W, 1), in the kernel with that value as a
+// dynamic stride (an int tuple made from the SSA value; a static stride would
+// be folded into constants by fly-layout-lowering, and torch's default layout
+// would bring it in as an i64 leaf of the argument's layout struct, so the
+// table's argument carries its shape leaf only). It reaches only the table's
+// element offset and is hoisted into a kernel argument. heads bounds the
+// w[t] copy loop, head_dim the LDS-DMA loop, block_k steps the KV loop and,
+// with page_size, divides: those are kept. The width literal
+// appears once, on the `max_blocks_per_seq` line, so a script can substitute
+// it (bench/widths.py rewrites that line's `= 128`).
+//
+// Lower with flyhoist-amdgpu-pipeline{chip=CHIP O=2}: FlyDSL's O=2 makes the
+// attached target equal to the module's own, so the module keeps one target
+// and gives one code object (the default O=3 adds a second target).
 
 module attributes {gpu.container_module} {
-  gpu.module @kernels {
-    // q[t] as loaded: 4096 FP4 bytes, then 256 E8M0 scales.
-    llvm.mlir.global internal @__shared_alloc_0() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<4352 x i8>
-    // w[t], f32 [64].
-    llvm.mlir.global internal @__shared_alloc_1() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<256 x i8>
+  gpu.module @kernels [#rocdl.target<chip = "gfx950">] {
+    // make_ptr(shared) of the K tiles (two stages of 256 rows x 64 bytes),
+    // their E8M0 scales (two stages of 256 x 4 bytes) and w[t] as f32.
+    llvm.mlir.global external @__shared_alloc_0() {addr_space = 3 : i32, alignment = 1024 : i64, dso_local} : !llvm.array<32768 x i8>
+    llvm.mlir.global external @__shared_alloc_1() {addr_space = 3 : i32, alignment = 1024 : i64, dso_local} : !llvm.array<2048 x i8>
+    llvm.mlir.global external @__shared_alloc_2() {addr_space = 3 : i32, alignment = 16 : i64, dso_local} : !llvm.array<256 x i8>
 
-    gpu.func @paged_fp4_mqa_logits_flydsl(
-        %q: !llvm.ptr<1>, %q_scale: !llvm.ptr<1>,
-        %kv: !llvm.ptr<1>, %kv_scale: !llvm.ptr<1>,
-        %block_table: !llvm.ptr<1>, %weights: !llvm.ptr<1>,
-        %tok_seq: !llvm.ptr<1>, %kv_len: !llvm.ptr<1>,
-        %logits: !llvm.ptr<1>, %num_tokens: i32, %logits_stride: i32)
-        kernel attributes {known_block_size = array<i32: 256, 1, 1>,
-                           known_grid_size = array<i32: 512, 1, 1>} {
+    gpu.func @paged_fp4_mqa_logits_flydsl_0(
+        %q: !llvm.ptr<1>, %q_layout: !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+        %q_scale: !llvm.ptr<1>, %q_scale_layout: !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+        %kv: !llvm.ptr<1>, %kv_layout: !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+        %kv_scale: !llvm.ptr<1>, %kv_scale_layout: !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+        %block_table: !llvm.ptr<1>, %block_table_layout: !llvm.struct<packed (struct<packed (i32)>)>,
+        %weights: !llvm.ptr<1>, %weights_layout: !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>,
+        %tok_seq: !llvm.ptr<1>, %tok_seq_layout: !llvm.struct<packed (struct<packed (i32)>)>,
+        %kv_len: !llvm.ptr<1>, %kv_len_layout: !llvm.struct<packed (struct<packed (i32)>)>,
+        %logits: !llvm.ptr<1>, %logits_layout: !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>,
+        %num_workgroups: i32)
+        kernel attributes {known_block_size = array<i32: 256, 1, 1>} {
       %width = spec.param "max_blocks_per_seq" = 128 : i32
       %heads = spec.param "heads" = 64 : index
       %head_dim = spec.param "head_dim" = 128 : index
       %block_k = spec.param "block_k" = 256 : index
       %page_size = spec.param "page_size" = 64 : i32
-
       %c0 = arith.constant 0 : index
       %c1 = arith.constant 1 : index
       %c4 = arith.constant 4 : index
-      %c16 = arith.constant 16 : index
-      %c128 = arith.constant 128 : index
-      %c32 = arith.constant 32 : index
+      %c64 = arith.constant 64 : index
       %c256 = arith.constant 256 : index
-      %c512 = arith.constant 512 : index
-      %c1024 = arith.constant 1024 : index
-      %c8192 = arith.constant 8192 : index
       %c0_i16 = arith.constant 0 : i16
       %c0_i32 = arith.constant 0 : i32
       %c1_i32 = arith.constant 1 : i32
+      %c2_i32 = arith.constant 2 : i32
+      %c3_i32 = arith.constant 3 : i32
       %c4_i32 = arith.constant 4 : i32
-      %c5_i32 = arith.constant 5 : i32
       %c6_i32 = arith.constant 6 : i32
       %c15_i32 = arith.constant 15 : i32
       %c16_i32 = arith.constant 16 : i32
       %c32_i32 = arith.constant 32 : i32
-      %c48_i32 = arith.constant 48 : i32
       %c63_i32 = arith.constant 63 : i32
       %c64_i32 = arith.constant 64 : i32
-      %c128_i32 = arith.constant 128 : i32
       %c256_i32 = arith.constant 256 : i32
-      %c512_i32 = arith.constant 512 : i32
+      %c1024_i32 = arith.constant 1024 : i32
       %c4096_i32 = arith.constant 4096 : i32
-      %zero = arith.constant 0.0 : f32
-      %zero4 = arith.constant dense<0.0> : vector<4xf32>
-      // Buffer descriptors: raw buffer, stride 0, FlyDSL's maximum size, and
-      // the CDNA data/number format word ((7 << 12) | (4 << 15)).
+      %c16384_i32 = arith.constant 16384 : i32
+      %c896_i32 = arith.constant 896 : i32
+      %c3_i64 = arith.constant 3 : i64
+      %c896_i64 = arith.constant 896 : i64
+      %zero = arith.constant 0.000000e+00 : f32
+      %zero4 = arith.constant dense<0.000000e+00> : vector<4xf32>
       %max_records = arith.constant 4294967295 : i64
       %flags = arith.constant 159744 : i32
 
+      // The dynamic leaves of the layouts (shapes i32, strides i64).
+      %num_tokens = llvm.extractvalue %q_layout[0, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %q_s0 = llvm.extractvalue %q_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %q_s1 = llvm.extractvalue %q_layout[1, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %qs_s0 = llvm.extractvalue %q_scale_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %qs_s1 = llvm.extractvalue %q_scale_layout[1, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %kv_s0 = llvm.extractvalue %kv_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %kv_s1 = llvm.extractvalue %kv_layout[1, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %ks_s0 = llvm.extractvalue %kv_scale_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %ks_s1 = llvm.extractvalue %kv_scale_layout[1, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+      %w_s0 = llvm.extractvalue %weights_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+      %out_s0 = llvm.extractvalue %logits_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+
       %tid_idx = gpu.thread_id x
       %bid_idx = gpu.block_id x
+      %grid_idx = arith.index_cast %num_workgroups : i32 to index
       %tid = arith.index_cast %tid_idx : index to i32
       %lane = arith.andi %tid, %c63_i32 : i32
       %wave_v = arith.shrui %tid, %c6_i32 : i32
       %wave = rocdl.readfirstlane %wave_v : i32
-      // MFMA operand lanes: row l % 16, scale block l / 16 (its 16 bytes, its
-      // 4 C rows).
       %lane_row = arith.andi %lane, %c15_i32 : i32
       %lane_grp = arith.shrui %lane, %c4_i32 : i32
-      %grp_bytes = arith.muli %lane_grp, %c16_i32 : i32
-      %grp_rows = arith.muli %lane_grp, %c4_i32 : i32
+      %wave_pos = arith.muli %wave, %c64_i32 : i32
 
-      // make_buffer_ptr for every buffer tensor: {resource, offset 0}.
-      %undef_fp = llvm.mlir.undef : !llvm.struct<(ptr<8>, i32)>
+      // make_buffer_tensor: one buffer resource each (the fat pointers'
+      // {resource, 0} packs fold away; offsets below are their element
+      // offsets, scaled to bytes at each access).
       %q_rsrc = rocdl.make.buffer.rsrc %q, %c0_i16, %max_records, %flags : !llvm.ptr<1> to !llvm.ptr<8>
-      %q_fp0 = llvm.insertvalue %q_rsrc, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-      %q_fp = llvm.insertvalue %c0_i32, %q_fp0[1] : !llvm.struct<(ptr<8>, i32)>
+      %qs_rsrc = rocdl.make.buffer.rsrc %q_scale, %c0_i16, %max_records, %flags : !llvm.ptr<1> to !llvm.ptr<8>
       %kv_rsrc = rocdl.make.buffer.rsrc %kv, %c0_i16, %max_records, %flags : !llvm.ptr<1> to !llvm.ptr<8>
-      %kv_fp0 = llvm.insertvalue %kv_rsrc, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-      %kv_fp = llvm.insertvalue %c0_i32, %kv_fp0[1] : !llvm.struct<(ptr<8>, i32)>
       %ks_rsrc = rocdl.make.buffer.rsrc %kv_scale, %c0_i16, %max_records, %flags : !llvm.ptr<1> to !llvm.ptr<8>
-      %ks_fp0 = llvm.insertvalue %ks_rsrc, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-      %ks_fp = llvm.insertvalue %c0_i32, %ks_fp0[1] : !llvm.struct<(ptr<8>, i32)>
       %bt_rsrc = rocdl.make.buffer.rsrc %block_table, %c0_i16, %max_records, %flags : !llvm.ptr<1> to !llvm.ptr<8>
-      %bt_fp0 = llvm.insertvalue %bt_rsrc, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-      %bt_fp = llvm.insertvalue %c0_i32, %bt_fp0[1] : !llvm.struct<(ptr<8>, i32)>
+      %w_rsrc = rocdl.make.buffer.rsrc %weights, %c0_i16, %max_records, %flags : !llvm.ptr<1> to !llvm.ptr<8>
       %out_rsrc = rocdl.make.buffer.rsrc %logits, %c0_i16, %max_records, %flags : !llvm.ptr<1> to !llvm.ptr<8>
-      %out_fp0 = llvm.insertvalue %out_rsrc, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-      %out_fp = llvm.insertvalue %c0_i32, %out_fp0[1] : !llvm.struct<(ptr<8>, i32)>
 
-      // Shared allocations.
-      %q_raw = llvm.mlir.addressof @__shared_alloc_0 : !llvm.ptr<3>
-      %q_raw_scales = llvm.getelementptr %q_raw[4096] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-      %w_f32 = llvm.mlir.addressof @__shared_alloc_1 : !llvm.ptr<3>
-
+      %k_lds = llvm.mlir.addressof @__shared_alloc_0 : !llvm.ptr<3>
+      %ks_lds = llvm.mlir.addressof @__shared_alloc_1 : !llvm.ptr<3>
+      %w_lds = llvm.mlir.addressof @__shared_alloc_2 : !llvm.ptr<3>
+      %wave_k = arith.muli %wave, %c4096_i32 : i32
+      %wave_ks = arith.muli %wave, %c256_i32 : i32
       %num_tokens_idx = arith.index_cast %num_tokens : i32 to index
-      %qk_elems = arith.muli %heads, %head_dim : index
-      // q[t] is heads * head_dim / 2 bytes; wave w copies 256-byte chunks
-      // 256 w + 1024 i of it, lane l 4 bytes of each.
-      %q_tok_bytes = arith.shrui %qk_elems, %c1 : index
-      %wave_idx = arith.index_cast %wave : i32 to index
-      %wave_chunk = arith.muli %wave_idx, %c256 : index
-      %lane_bytes = arith.muli %lane, %c4_i32 : i32
-      %is_wave0 = arith.cmpi eq, %wave, %c0_i32 : i32
+      // The DMA loop covers the wave's 64 rows of head_dim / 2 bytes.
+      %row_bytes_idx = arith.shrui %head_dim, %c1 : index
+      %tile_bytes_idx = arith.muli %row_bytes_idx, %c64 : index
+      %dma_step = arith.constant 1024 : index
+      %lane_dma = arith.muli %lane, %c16_i32 : i32
+      // The lane's KV scale row and its xor partners for ds_bpermute.
+      %x16 = arith.xori %lane, %c16_i32 : i32
+      %bp16 = arith.shli %x16, %c2_i32 : i32
+      %x32 = arith.xori %lane, %c32_i32 : i32
+      %bp32 = arith.shli %x32, %c2_i32 : i32
 
-      scf.for %t_idx = %bid_idx to %num_tokens_idx step %c512 {
+      // Persistent grid: workgroup b takes tokens b, b + grid, ...
+      scf.for %t_idx = %bid_idx to %num_tokens_idx step %grid_idx {
         %t = arith.index_cast %t_idx : index to i32
-        %t64 = arith.index_cast %t_idx : index to i64
-        %seq_ptr = llvm.getelementptr %tok_seq[%t64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+        %t64 = arith.extsi %t : i32 to i64
+        %t_off = arith.index_cast %t_idx : index to i64
+        %seq_ptr = llvm.getelementptr %tok_seq[%t_off] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
         %seq = llvm.load %seq_ptr {alignment = 4 : i64} : !llvm.ptr<1> -> i32
-        %len_ptr = llvm.getelementptr %kv_len[%t64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
+        %len_ptr = llvm.getelementptr %kv_len[%t_off] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i32
         %len = llvm.load %len_ptr {alignment = 4 : i64} : !llvm.ptr<1> -> i32
         %len_idx = arith.index_cast %len : i32 to index
 
-        // q[t] to LDS: add_offset(q, 4096 t), then buffer-to-LDS copies of 256
-        // bytes per wave instruction (4 bytes a lane, to M0 + 4 lane). The
-        // LDS copy is swizzled: the lane whose bytes land at d fetches logical
-        // byte swizzle(d) (an involution), so a reader finds logical byte o at
-        // swizzle(o).
-        %q_tok = arith.muli %t, %c4096_i32 : i32
-        %q_o = llvm.extractvalue %q_fp[1] : !llvm.struct<(ptr<8>, i32)>
-        %q_o1 = arith.addi %q_o, %q_tok : i32
-        %q_r = llvm.extractvalue %q_fp[0] : !llvm.struct<(ptr<8>, i32)>
-        %q_row0 = llvm.insertvalue %q_r, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-        %q_row = llvm.insertvalue %q_o1, %q_row0[1] : !llvm.struct<(ptr<8>, i32)>
-        scf.for %chunk_idx = %wave_chunk to %q_tok_bytes step %c1024 {
-          %chunk = arith.index_cast %chunk_idx : index to i32
-          %dst = llvm.getelementptr %q_raw[%chunk] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-          %d = arith.addi %chunk, %lane_bytes : i32
-          %src_byte = func.call @swizzle_343(%d) : (i32) -> i32
-          %src_r = llvm.extractvalue %q_row[0] : !llvm.struct<(ptr<8>, i32)>
-          %src_o = llvm.extractvalue %q_row[1] : !llvm.struct<(ptr<8>, i32)>
-          %src_o1 = arith.addi %src_o, %src_byte : i32
-          rocdl.raw.ptr.buffer.load.lds %src_r, %dst, %c4_i32, %src_o1, %c0_i32, %c0_i32, %c0_i32
+        // w[t] to LDS as f32, one head a thread (bf16: an i16 copy + bitcast).
+        %w_row = arith.muli %t64, %w_s0 : i64
+        scf.for %h_idx = %tid_idx to %heads step %c256 {
+          %h = arith.index_cast %h_idx : index to i32
+          %h64 = arith.extsi %h : i32 to i64
+          %w_e = arith.addi %w_row, %h64 : i64
+          %w_o = arith.trunci %w_e : i64 to i32
+          %w_b = arith.muli %w_o, %c2_i32 : i32
+          %w_raw = rocdl.raw.ptr.buffer.load %w_rsrc, %w_b, %c0_i32, %c0_i32 : i16
+          %w_bf = llvm.bitcast %w_raw : i16 to bf16
+          %w_f = arith.extf %w_bf : bf16 to f32
+          %w_dst = llvm.getelementptr %w_lds[%h] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          llvm.store %w_f, %w_dst {alignment = 4 : i64} : f32, !llvm.ptr<3>
         }
-        // Its 256 scales (LDS bytes 4096..4351, swizzled alike): one
-        // global-to-LDS copy by wave 0.
-        scf.if %is_wave0 {
-          %qs_d = arith.addi %lane_bytes, %c4096_i32 : i32
-          %qs_swz = func.call @swizzle_343(%qs_d) : (i32) -> i32
-          %qs_col = arith.subi %qs_swz, %c4096_i32 : i32
-          %qs_tok = arith.muli %t, %c256_i32 : i32
-          %qs_elem = arith.addi %qs_tok, %qs_col : i32
-          %qs_elem64 = arith.extui %qs_elem : i32 to i64
-          %qs_src = llvm.getelementptr %q_scale[%qs_elem64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, i8
-          rocdl.global.load.lds %qs_src, %q_raw_scales, 4, 0, 0
-        }
-        // Per-head weights, bf16 -> f32.
-        %is_head = arith.cmpi ult, %tid_idx, %heads : index
-        scf.if %is_head {
-          %w_row = arith.muli %t_idx, %heads : index
-          %w_idx = arith.addi %w_row, %tid_idx : index
-          %w_idx64 = arith.index_cast %w_idx : index to i64
-          %w_src = llvm.getelementptr %weights[%w_idx64] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
-          %w16 = llvm.load %w_src {alignment = 2 : i64} : !llvm.ptr<1> -> bf16
-          %w32 = arith.extf %w16 : bf16 to f32
-          %w_dst = llvm.getelementptr %w_f32[%tid] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-          llvm.store %w32, %w_dst {alignment = 4 : i64} : f32, !llvm.ptr<3>
-        }
-        // The LDS-DMA writes complete under vmcnt, which a barrier does not
-        // wait for on CDNA: vmcnt(0) first (expcnt 7, lgkmcnt 15: no wait).
-        rocdl.s.waitcnt 3952
-        gpu.barrier
 
-        // The block-table row of the token's sequence: add_offset(block_table,
-        // seq * max_blocks_per_seq) on an i32 tensor, in bytes.
-        %bt_row_elems = arith.muli %seq, %width : i32
-        %bt_row_bytes = arith.muli %bt_row_elems, %c4_i32 : i32
-        %bt_o = llvm.extractvalue %bt_fp[1] : !llvm.struct<(ptr<8>, i32)>
-        %bt_o1 = arith.addi %bt_o, %bt_row_bytes : i32
-        %bt_r = llvm.extractvalue %bt_fp[0] : !llvm.struct<(ptr<8>, i32)>
-        %bt_row0 = llvm.insertvalue %bt_r, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-        %bt_row = llvm.insertvalue %bt_o1, %bt_row0[1] : !llvm.struct<(ptr<8>, i32)>
-        // One tile covers block_k / page_size pages: the row pointer's step.
-        %block_k_i32 = arith.index_cast %block_k : index to i32
-        %pages_per_tile = arith.divui %block_k_i32, %page_size : i32
-        %bt_step = arith.muli %pages_per_tile, %c4_i32 : i32
-        %out_row = arith.muli %t, %logits_stride : i32
+        // q[t] in registers for the whole token: the MFMA A operands of the
+        // four 16-head blocks (row lane % 16, K group lane / 16).
+        %q_tok = arith.muli %t64, %q_s0 : i64
+        %qs_tok = arith.muli %t64, %qs_s0 : i64
+        %grp_bytes = arith.muli %lane_grp, %c16_i32 : i32
+        %grp_bytes64 = arith.extsi %grp_bytes : i32 to i64
+        %grp64 = arith.extsi %lane_grp : i32 to i64
+        %qh0_c = arith.constant 0 : i32
+        %qh0 = arith.addi %lane_row, %qh0_c : i32
+        %qh0_64 = arith.extsi %qh0 : i32 to i64
+        %qr0 = arith.muli %qh0_64, %q_s1 : i64
+        %qo0_0 = arith.addi %q_tok, %qr0 : i64
+        %qo0_1 = arith.addi %qo0_0, %grp_bytes64 : i64
+        %qo0 = arith.trunci %qo0_1 : i64 to i32
+        %qa0_raw = rocdl.raw.ptr.buffer.load %q_rsrc, %qo0, %c0_i32, %c0_i32 : i128
+        %qa0 = llvm.bitcast %qa0_raw : i128 to vector<4xi32>
+        %sr0 = arith.muli %qh0_64, %qs_s1 : i64
+        %so0_0 = arith.addi %qs_tok, %sr0 : i64
+        %so0_1 = arith.addi %so0_0, %grp64 : i64
+        %so0 = arith.trunci %so0_1 : i64 to i32
+        %sa0_8 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so0, %c0_i32, %c0_i32 : i8
+        %sa0 = arith.extui %sa0_8 : i8 to i32
+        %qh1_c = arith.constant 16 : i32
+        %qh1 = arith.addi %lane_row, %qh1_c : i32
+        %qh1_64 = arith.extsi %qh1 : i32 to i64
+        %qr1 = arith.muli %qh1_64, %q_s1 : i64
+        %qo1_0 = arith.addi %q_tok, %qr1 : i64
+        %qo1_1 = arith.addi %qo1_0, %grp_bytes64 : i64
+        %qo1 = arith.trunci %qo1_1 : i64 to i32
+        %qa1_raw = rocdl.raw.ptr.buffer.load %q_rsrc, %qo1, %c0_i32, %c0_i32 : i128
+        %qa1 = llvm.bitcast %qa1_raw : i128 to vector<4xi32>
+        %sr1 = arith.muli %qh1_64, %qs_s1 : i64
+        %so1_0 = arith.addi %qs_tok, %sr1 : i64
+        %so1_1 = arith.addi %so1_0, %grp64 : i64
+        %so1 = arith.trunci %so1_1 : i64 to i32
+        %sa1_8 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so1, %c0_i32, %c0_i32 : i8
+        %sa1 = arith.extui %sa1_8 : i8 to i32
+        %qh2_c = arith.constant 32 : i32
+        %qh2 = arith.addi %lane_row, %qh2_c : i32
+        %qh2_64 = arith.extsi %qh2 : i32 to i64
+        %qr2 = arith.muli %qh2_64, %q_s1 : i64
+        %qo2_0 = arith.addi %q_tok, %qr2 : i64
+        %qo2_1 = arith.addi %qo2_0, %grp_bytes64 : i64
+        %qo2 = arith.trunci %qo2_1 : i64 to i32
+        %qa2_raw = rocdl.raw.ptr.buffer.load %q_rsrc, %qo2, %c0_i32, %c0_i32 : i128
+        %qa2 = llvm.bitcast %qa2_raw : i128 to vector<4xi32>
+        %sr2 = arith.muli %qh2_64, %qs_s1 : i64
+        %so2_0 = arith.addi %qs_tok, %sr2 : i64
+        %so2_1 = arith.addi %so2_0, %grp64 : i64
+        %so2 = arith.trunci %so2_1 : i64 to i32
+        %sa2_8 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so2, %c0_i32, %c0_i32 : i8
+        %sa2 = arith.extui %sa2_8 : i8 to i32
+        %qh3_c = arith.constant 48 : i32
+        %qh3 = arith.addi %lane_row, %qh3_c : i32
+        %qh3_64 = arith.extsi %qh3 : i32 to i64
+        %qr3 = arith.muli %qh3_64, %q_s1 : i64
+        %qo3_0 = arith.addi %q_tok, %qr3 : i64
+        %qo3_1 = arith.addi %qo3_0, %grp_bytes64 : i64
+        %qo3 = arith.trunci %qo3_1 : i64 to i32
+        %qa3_raw = rocdl.raw.ptr.buffer.load %q_rsrc, %qo3, %c0_i32, %c0_i32 : i128
+        %qa3 = llvm.bitcast %qa3_raw : i128 to vector<4xi32>
+        %sr3 = arith.muli %qh3_64, %qs_s1 : i64
+        %so3_0 = arith.addi %qs_tok, %sr3 : i64
+        %so3_1 = arith.addi %so3_0, %grp64 : i64
+        %so3 = arith.trunci %so3_1 : i64 to i32
+        %sa3_8 = rocdl.raw.ptr.buffer.load %qs_rsrc, %so3, %c0_i32, %c0_i32 : i8
+        %sa3 = arith.extui %sa3_8 : i8 to i32
 
-        %bt_end = scf.for %kb = %c0 to %len_idx step %block_k
-            iter_args(%bt_cur = %bt_row) -> (!llvm.struct<(ptr<8>, i32)>) {
-          %kb32 = arith.index_cast %kb : index to i32
-          // The wave's positions kb + 64 w + [0, 64): live if the first is
-          // in the window (a uniform branch: the shuffles below need the
-          // whole wave).
-          %wave_pos = arith.muli %wave, %c64_i32 : i32
-          %wave_first = arith.addi %kb32, %wave_pos : i32
-          %wave_live = arith.cmpi ult, %wave_first, %len : i32
-          %logit = scf.if %wave_live -> (f32) {
-            // The wave's page: entry 64 w / page_size of the tile's pages,
-            // one uniform load.
-            %local_page = arith.divui %wave_pos, %page_size : i32
-            %slot0 = arith.remui %wave_pos, %page_size : i32
-            %lp_bytes = arith.muli %local_page, %c4_i32 : i32
-            %cur_o = llvm.extractvalue %bt_cur[1] : !llvm.struct<(ptr<8>, i32)>
-            %cur_o1 = arith.addi %cur_o, %lp_bytes : i32
-            %cur_r = llvm.extractvalue %bt_cur[0] : !llvm.struct<(ptr<8>, i32)>
-            %entry0 = llvm.insertvalue %cur_r, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-            %entry = llvm.insertvalue %cur_o1, %entry0[1] : !llvm.struct<(ptr<8>, i32)>
-            %entry_r = llvm.extractvalue %entry[0] : !llvm.struct<(ptr<8>, i32)>
-            %entry_o = llvm.extractvalue %entry[1] : !llvm.struct<(ptr<8>, i32)>
-            %phys_v = rocdl.raw.ptr.buffer.load %entry_r, %entry_o, %c0_i32, %c0_i32 : i32
-            %phys = rocdl.readfirstlane %phys_v : i32
-            %page_base = arith.muli %phys, %page_size : i32
-            %wave_row0 = arith.addi %page_base, %slot0 : i32
+        %q_kv = arith.cmpi sgt, %len, %c0_i32 : i32
+        scf.if %q_kv {
+          // The block-table row of the sequence and its last live column.
+          %bt_row = arith.muli %seq, %width : i32
+          %len_m1 = arith.subi %len, %c1_i32 : i32
+          %last_col = arith.divui %len_m1, %page_size : i32
+          %block_k_i32 = arith.index_cast %block_k : index to i32
+          %two_tiles = arith.muli %block_k_i32, %c2_i32 : i32
+          %e0_pos = arith.addi %c0_i32, %tid : i32
+          %e0_col0 = arith.divui %e0_pos, %page_size : i32
+          %e0_col = arith.minui %e0_col0, %last_col : i32
+          %e0_idx = arith.addi %bt_row, %e0_col : i32
+          %e0_b = arith.muli %e0_idx, %c4_i32 : i32
+          %e0 = rocdl.raw.ptr.buffer.load %bt_rsrc, %e0_b, %c0_i32, %c0_i32 : i32
+          %e1_pos = arith.addi %block_k_i32, %tid : i32
+          %e1_col0 = arith.divui %e1_pos, %page_size : i32
+          %e1_col = arith.minui %e1_col0, %last_col : i32
+          %e1_idx = arith.addi %bt_row, %e1_col : i32
+          %e1_b = arith.muli %e1_idx, %c4_i32 : i32
+          %e1 = rocdl.raw.ptr.buffer.load %bt_rsrc, %e1_b, %c0_i32, %c0_i32 : i32
+          // Stage 0: tile 0 into LDS stage 0.
+          %d0_page = rocdl.readfirstlane %e0 : i32
+          %d0_page64 = arith.extsi %d0_page : i32 to i64
+          %d0_pb = arith.muli %d0_page64, %kv_s0 : i64
+          %d0_soff = arith.trunci %d0_pb : i64 to i32
+          %d0_first = arith.addi %c0_i32, %wave_pos : i32
+          %d0_k_stage = arith.muli %c0_i32, %c16384_i32 : i32
+          %d0_k_base = arith.addi %d0_k_stage, %wave_k : i32
+          scf.for %d0_d_idx = %c0 to %tile_bytes_idx step %dma_step {
+            %d0_d = arith.index_cast %d0_d_idx : index to i32
+            %d0_dl = arith.addi %d0_d, %lane_dma : i32
+            // The lane whose bytes land at d fetches logical byte swizzle(d).
+            %d0_om = arith.andi %d0_dl, %c896_i32 : i32
+            %d0_os = arith.shrui %d0_om, %c3_i32 : i32
+            %d0_o = arith.xori %d0_dl, %d0_os : i32
+            %d0_p = arith.shrui %d0_o, %c6_i32 : i32
+            %d0_c0 = arith.andi %d0_o, %c63_i32 : i32
+            %d0_pos = arith.addi %d0_first, %d0_p : i32
+            %d0_slot = arith.remui %d0_pos, %page_size : i32
+            %d0_slot64 = arith.extsi %d0_slot : i32 to i64
+            %d0_row = arith.muli %d0_slot64, %kv_s1 : i64
+            %d0_col64 = arith.extsi %d0_c0 : i32 to i64
+            %d0_v64 = arith.addi %d0_row, %d0_col64 : i64
+            %d0_voff = arith.trunci %d0_v64 : i64 to i32
+            %d0_dst_o = arith.addi %d0_k_base, %d0_d : i32
+            %d0_dst = llvm.getelementptr %k_lds[%d0_dst_o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+            rocdl.raw.ptr.buffer.load.lds %kv_rsrc, %d0_dst, %c16_i32, %d0_voff, %d0_soff, %c0_i32, %c0_i32
+          }
+          // The rows' E8M0 scales: lane l moves row l's four bytes.
+          %d0_spb = arith.muli %d0_page64, %ks_s0 : i64
+          %d0_ssoff = arith.trunci %d0_spb : i64 to i32
+          %d0_spos = arith.addi %d0_first, %lane : i32
+          %d0_sslot = arith.remui %d0_spos, %page_size : i32
+          %d0_sslot64 = arith.extsi %d0_sslot : i32 to i64
+          %d0_srow = arith.muli %d0_sslot64, %ks_s1 : i64
+          %d0_svoff = arith.trunci %d0_srow : i64 to i32
+          %d0_s_stage = arith.muli %c0_i32, %c1024_i32 : i32
+          %d0_s_base = arith.addi %d0_s_stage, %wave_ks : i32
+          %d0_sdst = llvm.getelementptr %ks_lds[%d0_s_base] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+          rocdl.raw.ptr.buffer.load.lds %ks_rsrc, %d0_sdst, %c4_i32, %d0_svoff, %d0_ssoff, %c0_i32, %c0_i32
+          gpu.barrier
+          // w[t] in registers: rows 16 m + 4 (lane / 16) + i of this lane.
+          %w_grp = arith.muli %lane_grp, %c4_i32 : i32
+          %wr0_c = arith.constant 0 : i32
+          %wr0 = arith.addi %w_grp, %wr0_c : i32
+          %wp0 = llvm.getelementptr %w_lds[%wr0] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %w4_0 = llvm.load %wp0 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+          %wr1_c = arith.constant 16 : i32
+          %wr1 = arith.addi %w_grp, %wr1_c : i32
+          %wp1 = llvm.getelementptr %w_lds[%wr1] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %w4_1 = llvm.load %wp1 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+          %wr2_c = arith.constant 32 : i32
+          %wr2 = arith.addi %w_grp, %wr2_c : i32
+          %wp2 = llvm.getelementptr %w_lds[%wr2] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %w4_2 = llvm.load %wp2 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+          %wr3_c = arith.constant 48 : i32
+          %wr3 = arith.addi %w_grp, %wr3_c : i32
+          %wp3 = llvm.getelementptr %w_lds[%wr3] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+          %w4_3 = llvm.load %wp3 {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
+          %out_row = arith.muli %t64, %out_s0 : i64
 
+          // The software-pipelined KV loop: tile i computes from LDS stage
+          // i % 2 while tile i + 1 lands in the other stage; the block-table
+          // entries run one tile further ahead.
+          %kv_end:2 = scf.for %kb = %c0 to %len_idx step %block_k
+              iter_args(%next_entry = %e1, %stage = %c0_i32) -> (i32, i32) {
+            %kb32 = arith.index_cast %kb : index to i32
+            // vmcnt(0): the stage's LDS-DMA writes are done (expcnt 7, lgkmcnt 15).
+            rocdl.s.waitcnt 3952
+            gpu.barrier
+            %other = arith.xori %stage, %c1_i32 : i32
+            %kb_next = arith.addi %kb32, %block_k_i32 : i32
+            %has_next = arith.cmpi slt, %kb_next, %len : i32
+            scf.if %has_next {
+              %dn_page = rocdl.readfirstlane %next_entry : i32
+              %dn_page64 = arith.extsi %dn_page : i32 to i64
+              %dn_pb = arith.muli %dn_page64, %kv_s0 : i64
+              %dn_soff = arith.trunci %dn_pb : i64 to i32
+              %dn_first = arith.addi %kb_next, %wave_pos : i32
+              %dn_k_stage = arith.muli %other, %c16384_i32 : i32
+              %dn_k_base = arith.addi %dn_k_stage, %wave_k : i32
+              scf.for %dn_d_idx = %c0 to %tile_bytes_idx step %dma_step {
+                %dn_d = arith.index_cast %dn_d_idx : index to i32
+                %dn_dl = arith.addi %dn_d, %lane_dma : i32
+                // The lane whose bytes land at d fetches logical byte swizzle(d).
+                %dn_om = arith.andi %dn_dl, %c896_i32 : i32
+                %dn_os = arith.shrui %dn_om, %c3_i32 : i32
+                %dn_o = arith.xori %dn_dl, %dn_os : i32
+                %dn_p = arith.shrui %dn_o, %c6_i32 : i32
+                %dn_c0 = arith.andi %dn_o, %c63_i32 : i32
+                %dn_pos = arith.addi %dn_first, %dn_p : i32
+                %dn_slot = arith.remui %dn_pos, %page_size : i32
+                %dn_slot64 = arith.extsi %dn_slot : i32 to i64
+                %dn_row = arith.muli %dn_slot64, %kv_s1 : i64
+                %dn_col64 = arith.extsi %dn_c0 : i32 to i64
+                %dn_v64 = arith.addi %dn_row, %dn_col64 : i64
+                %dn_voff = arith.trunci %dn_v64 : i64 to i32
+                %dn_dst_o = arith.addi %dn_k_base, %dn_d : i32
+                %dn_dst = llvm.getelementptr %k_lds[%dn_dst_o] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+                rocdl.raw.ptr.buffer.load.lds %kv_rsrc, %dn_dst, %c16_i32, %dn_voff, %dn_soff, %c0_i32, %c0_i32
+              }
+              // The rows' E8M0 scales: lane l moves row l's four bytes.
+              %dn_spb = arith.muli %dn_page64, %ks_s0 : i64
+              %dn_ssoff = arith.trunci %dn_spb : i64 to i32
+              %dn_spos = arith.addi %dn_first, %lane : i32
+              %dn_sslot = arith.remui %dn_spos, %page_size : i32
+              %dn_sslot64 = arith.extsi %dn_sslot : i32 to i64
+              %dn_srow = arith.muli %dn_sslot64, %ks_s1 : i64
+              %dn_svoff = arith.trunci %dn_srow : i64 to i32
+              %dn_s_stage = arith.muli %other, %c1024_i32 : i32
+              %dn_s_base = arith.addi %dn_s_stage, %wave_ks : i32
+              %dn_sdst = llvm.getelementptr %ks_lds[%dn_s_base] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+              rocdl.raw.ptr.buffer.load.lds %ks_rsrc, %dn_sdst, %c4_i32, %dn_svoff, %dn_ssoff, %c0_i32, %c0_i32
+            }
+            %kb_after = arith.addi %kb32, %two_tiles : i32
+            %ea_pos = arith.addi %kb_after, %tid : i32
+            %ea_col0 = arith.divui %ea_pos, %page_size : i32
+            %ea_col = arith.minui %ea_col0, %last_col : i32
+            %ea_idx = arith.addi %bt_row, %ea_col : i32
+            %ea_b = arith.muli %ea_idx, %c4_i32 : i32
+            %ea = rocdl.raw.ptr.buffer.load %bt_rsrc, %ea_b, %c0_i32, %c0_i32 : i32
+
+            %k_stage = arith.muli %stage, %c16384_i32 : i32
+            %k_base = arith.addi %k_stage, %wave_k : i32
+            %ks_stage = arith.muli %stage, %c1024_i32 : i32
+            %ks_base = arith.addi %ks_stage, %wave_ks : i32
             %mine = scf.for %s = %c0 to %c4 step %c1 iter_args(%kept = %zero) -> (f32) {
               %s32 = arith.index_cast %s : index to i32
-              %sub_rows = arith.muli %s32, %c16_i32 : i32
-              %sub_row0 = arith.addi %wave_row0, %sub_rows : i32
-              %k_row = arith.addi %sub_row0, %lane_row : i32
-              %k_row_bytes = arith.muli %k_row, %c64_i32 : i32
-              %ks_row_bytes = arith.muli %k_row, %c4_i32 : i32
-
-              // Sum over the heads of w[h] * relu(S[h, j]) for this lane's
-              // rows: 16 heads an MFMA, head_dim / 128 MFMAs each.
-              %partial = scf.for %m = %c0 to %heads step %c16 iter_args(%p = %zero) -> (f32) {
-                %m32 = arith.index_cast %m : index to i32
-                %head = arith.addi %m32, %lane_row : i32
-                %a_row_bytes = arith.muli %head, %c64_i32 : i32
-                %sa_row_bytes = arith.muli %head, %c4_i32 : i32
-                %c = scf.for %kk = %c0 to %head_dim step %c128
-                    iter_args(%acc = %zero4) -> (vector<4xf32>) {
-                  %kk32 = arith.index_cast %kk : index to i32
-                  %kk_bytes = arith.shrui %kk32, %c1_i32 : i32
-                  %kk_blocks = arith.shrui %kk32, %c5_i32 : i32
-                  %blk_bytes = arith.addi %kk_bytes, %grp_bytes : i32
-                  %blk = arith.addi %kk_blocks, %lane_grp : i32
-                  // A: q[t, head, blk] from the swizzled LDS copy.
-                  %a_byte = arith.addi %a_row_bytes, %blk_bytes : i32
-                  %a_swz = func.call @swizzle_343(%a_byte) : (i32) -> i32
-                  %a_src = llvm.getelementptr %q_raw[%a_swz] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-                  %a = llvm.load %a_src {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
-                  %sa_byte0 = arith.addi %sa_row_bytes, %blk : i32
-                  %sa_byte = arith.addi %sa_byte0, %c4096_i32 : i32
-                  %sa_swz = func.call @swizzle_343(%sa_byte) : (i32) -> i32
-                  %sa_src = llvm.getelementptr %q_raw[%sa_swz] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
-                  %sa8 = llvm.load %sa_src : !llvm.ptr<3> -> i8
-                  %sa = arith.extui %sa8 : i8 to i32
-                  // B: the K row's block, and its scale.
-                  %kv_o = llvm.extractvalue %kv_fp[1] : !llvm.struct<(ptr<8>, i32)>
-                  %kv_o1 = arith.addi %kv_o, %k_row_bytes : i32
-                  %kv_o2 = arith.addi %kv_o1, %blk_bytes : i32
-                  %kv_r = llvm.extractvalue %kv_fp[0] : !llvm.struct<(ptr<8>, i32)>
-                  %b = rocdl.raw.ptr.buffer.load %kv_r, %kv_o2, %c0_i32, %c0_i32 : vector<4xi32>
-                  %ks_o = llvm.extractvalue %ks_fp[1] : !llvm.struct<(ptr<8>, i32)>
-                  %ks_o1 = arith.addi %ks_o, %ks_row_bytes : i32
-                  %ks_o2 = arith.addi %ks_o1, %blk : i32
-                  %ks_r = llvm.extractvalue %ks_fp[0] : !llvm.struct<(ptr<8>, i32)>
-                  %sb8 = rocdl.raw.ptr.buffer.load %ks_r, %ks_o2, %c0_i32, %c0_i32 : i8
-                  %sb = arith.extui %sb8 : i8 to i32
-                  // A and B FP4 e2m1 (format 4), each block times 2^(scale - 127).
-                  %acc_next = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %a, %b, %acc, %c4_i32, %c4_i32, %c0_i32, %sa, %c0_i32, %sb
-                      : (vector<4xi32>, vector<4xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
-                  scf.yield %acc_next : vector<4xf32>
-                }
-                %relu = arith.maximumf %c, %zero4 : vector<4xf32>
-                // w[t, h] for this lane's rows h = m + 4 (l / 16) + i.
-                %w_row = arith.addi %m32, %grp_rows : i32
-                %w_src = llvm.getelementptr %w_f32[%w_row] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
-                %w4 = llvm.load %w_src {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xf32>
-                %wr = arith.mulf %w4, %relu : vector<4xf32>
-                %wsum = vector.reduction <add>, %wr : vector<4xf32> into f32
-                %p_next = arith.addf %p, %wsum : f32
-                scf.yield %p_next : f32
-              }
+              %sub = arith.muli %s32, %c16_i32 : i32
+              %p = arith.addi %sub, %lane_row : i32
+              %p_bytes = arith.muli %p, %c64_i32 : i32
+              %b_row = arith.addi %k_base, %p_bytes : i32
+              %b_grp = arith.muli %lane_grp, %c16_i32 : i32
+              %b_off = arith.addi %b_row, %b_grp : i32
+              %b_ptr = llvm.getelementptr %k_lds[%b_off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+              %b_swz_i = llvm.ptrtoint %b_ptr : !llvm.ptr<3> to i64
+              %b_swz_m = arith.andi %b_swz_i, %c896_i64 : i64
+              %b_swz_s = arith.shrui %b_swz_m, %c3_i64 : i64
+              %b_swz_x = arith.xori %b_swz_i, %b_swz_s : i64
+              %b_swz = llvm.inttoptr %b_swz_x : i64 to !llvm.ptr<3>
+              %b = llvm.load %b_swz {alignment = 16 : i64} : !llvm.ptr<3> -> vector<4xi32>
+              %p4 = arith.muli %p, %c4_i32 : i32
+              %sb_row = arith.addi %ks_base, %p4 : i32
+              %sb_off = arith.addi %sb_row, %lane_grp : i32
+              %sb_ptr = llvm.getelementptr %ks_lds[%sb_off] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, i8
+              %sb8 = llvm.load %sb_ptr {alignment = 1 : i64} : !llvm.ptr<3> -> i8
+              %sb = arith.extui %sb8 : i8 to i32
+              %mm0 = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %qa0, %b, %zero4, %c4_i32, %c4_i32, %c0_i32, %sa0, %c0_i32, %sb
+                  : (vector<4xi32>, vector<4xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
+              %relu0 = arith.maximumf %mm0, %zero4 : vector<4xf32>
+              %wr0v = arith.mulf %w4_0, %relu0 : vector<4xf32>
+              %ws0 = vector.reduction <add>, %wr0v : vector<4xf32> into f32
+              %part0 = arith.addf %zero, %ws0 : f32
+              %mm1 = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %qa1, %b, %zero4, %c4_i32, %c4_i32, %c0_i32, %sa1, %c0_i32, %sb
+                  : (vector<4xi32>, vector<4xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
+              %relu1 = arith.maximumf %mm1, %zero4 : vector<4xf32>
+              %wr1v = arith.mulf %w4_1, %relu1 : vector<4xf32>
+              %ws1 = vector.reduction <add>, %wr1v : vector<4xf32> into f32
+              %part1 = arith.addf %part0, %ws1 : f32
+              %mm2 = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %qa2, %b, %zero4, %c4_i32, %c4_i32, %c0_i32, %sa2, %c0_i32, %sb
+                  : (vector<4xi32>, vector<4xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
+              %relu2 = arith.maximumf %mm2, %zero4 : vector<4xf32>
+              %wr2v = arith.mulf %w4_2, %relu2 : vector<4xf32>
+              %ws2 = vector.reduction <add>, %wr2v : vector<4xf32> into f32
+              %part2 = arith.addf %part1, %ws2 : f32
+              %mm3 = rocdl.mfma.scale.f32.16x16x128.f8f6f4 %qa3, %b, %zero4, %c4_i32, %c4_i32, %c0_i32, %sa3, %c0_i32, %sb
+                  : (vector<4xi32>, vector<4xi32>, vector<4xf32>, i32, i32, i32, i32, i32, i32) -> vector<4xf32>
+              %relu3 = arith.maximumf %mm3, %zero4 : vector<4xf32>
+              %wr3v = arith.mulf %w4_3, %relu3 : vector<4xf32>
+              %ws3 = vector.reduction <add>, %wr3v : vector<4xf32> into f32
+              %part3 = arith.addf %part2, %ws3 : f32
               // Lanes l, l ^ 16, l ^ 32, l ^ 48 hold the same column.
-              %x16, %ok16 = gpu.shuffle xor %partial, %c16_i32, %c64_i32 : f32
-              %sum2 = arith.addf %partial, %x16 : f32
-              %x32, %ok32 = gpu.shuffle xor %sum2, %c32_i32, %c64_i32 : f32
-              %total = arith.addf %sum2, %x32 : f32
+              %pi = llvm.bitcast %part3 : f32 to i32
+              %pi16 = rocdl.ds_bpermute %bp16, %pi : (i32, i32) -> i32
+              %pf16 = llvm.bitcast %pi16 : i32 to f32
+              %sum16 = arith.addf %part3, %pf16 : f32
+              %si = llvm.bitcast %sum16 : f32 to i32
+              %si32 = rocdl.ds_bpermute %bp32, %si : (i32, i32) -> i32
+              %sf32 = llvm.bitcast %si32 : i32 to f32
+              %total = arith.addf %sum16, %sf32 : f32
               %is_mine = arith.cmpi eq, %lane_grp, %s32 : i32
               %kept_next = arith.select %is_mine, %total, %kept : f32
               scf.yield %kept_next : f32
             }
-            scf.yield %mine : f32
-          } else {
-            scf.yield %zero : f32
+            // logits[t, kb + tid] (an i32 copy of the f32 bits).
+            %j = arith.addi %kb32, %tid : i32
+            %live = arith.cmpi slt, %j, %len : i32
+            scf.if %live {
+              %j64 = arith.extsi %j : i32 to i64
+              %out_e = arith.addi %out_row, %j64 : i64
+              %out_o = arith.trunci %out_e : i64 to i32
+              %out_b = arith.muli %out_o, %c4_i32 : i32
+              %mine_i = llvm.bitcast %mine : f32 to i32
+              rocdl.raw.ptr.buffer.store %mine_i, %out_rsrc, %out_b, %c0_i32, %c0_i32 : i32
+            }
+            scf.yield %ea, %other : i32, i32
           }
-
-          // logits[t, j] for j = kb + tid: add_offset(logits, t * logits_stride + j), f32.
-          %j = arith.addi %kb32, %tid : i32
-          %valid = arith.cmpi ult, %j, %len : i32
-          scf.if %valid {
-            %out_elem = arith.addi %out_row, %j : i32
-            %out_bytes = arith.muli %out_elem, %c4_i32 : i32
-            %out_o = llvm.extractvalue %out_fp[1] : !llvm.struct<(ptr<8>, i32)>
-            %out_o1 = arith.addi %out_o, %out_bytes : i32
-            %out_r = llvm.extractvalue %out_fp[0] : !llvm.struct<(ptr<8>, i32)>
-            rocdl.raw.ptr.buffer.store %logit, %out_r, %out_o1, %c0_i32, %c0_i32 : f32
-          }
-          // Next tile: the row pointer advances by one tile's pages.
-          %next_o = llvm.extractvalue %bt_cur[1] : !llvm.struct<(ptr<8>, i32)>
-          %next_o1 = arith.addi %next_o, %bt_step : i32
-          %next_r = llvm.extractvalue %bt_cur[0] : !llvm.struct<(ptr<8>, i32)>
-          %bt_next0 = llvm.insertvalue %next_r, %undef_fp[0] : !llvm.struct<(ptr<8>, i32)>
-          %bt_next = llvm.insertvalue %next_o1, %bt_next0[1] : !llvm.struct<(ptr<8>, i32)>
-          scf.yield %bt_next : !llvm.struct<(ptr<8>, i32)>
         }
-        // Every thread is done with q[t] and w[t] before the next token's
-        // copies overwrite them.
+        // Every thread is done with w[t] and both stages before the next
+        // token's copies overwrite them.
         gpu.barrier
       }
       gpu.return
     }
-
-    // FlyDSL's Swizzle<3,4,3> on a byte offset: bits 7..9 into bits 4..6,
-    // o ^ ((o & 0x380) >> 3). It permutes the 16-byte chunks of each 128-byte
-    // row by the row's low three bits and keeps every chunk whole.
-    func.func private @swizzle_343(%o: i32) -> i32
-        attributes {llvm.linkage = #llvm.linkage<internal>,
-                    passthrough = ["alwaysinline"]} {
-      %mask = arith.constant 896 : i32
-      %c3 = arith.constant 3 : i32
-      %masked = arith.andi %o, %mask : i32
-      %shifted = arith.shrui %masked, %c3 : i32
-      %swizzled = arith.xori %o, %shifted : i32
-      return %swizzled : i32
-    }
   }
 
-  // Host side: what the frontend's launcher emits for one call.
-  func.func @launch_paged_fp4_mqa_logits_flydsl(
-      %q: !llvm.ptr<1>, %q_scale: !llvm.ptr<1>,
-      %kv: !llvm.ptr<1>, %kv_scale: !llvm.ptr<1>,
-      %block_table: !llvm.ptr<1>, %weights: !llvm.ptr<1>,
-      %tok_seq: !llvm.ptr<1>, %kv_len: !llvm.ptr<1>,
-      %logits: !llvm.ptr<1>, %num_tokens: i32, %logits_stride: i32) {
+  func.func @paged_fp4_mqa_logits_flydsl(
+      %q: !llvm.ptr<1>, %q_layout: !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+      %q_scale: !llvm.ptr<1>, %q_scale_layout: !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+      %kv: !llvm.ptr<1>, %kv_layout: !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+      %kv_scale: !llvm.ptr<1>, %kv_scale_layout: !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+      %block_table: !llvm.ptr<1>, %block_table_layout: !llvm.struct<packed (struct<packed (i32)>)>,
+      %weights: !llvm.ptr<1>, %weights_layout: !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>,
+      %tok_seq: !llvm.ptr<1>, %tok_seq_layout: !llvm.struct<packed (struct<packed (i32)>)>,
+      %kv_len: !llvm.ptr<1>, %kv_len_layout: !llvm.struct<packed (struct<packed (i32)>)>,
+      %logits: !llvm.ptr<1>, %logits_layout: !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>,
+      %stream: !gpu.async.token) attributes {llvm.emit_c_interface} {
     %c1 = arith.constant 1 : index
     %c256 = arith.constant 256 : index
-    %c512 = arith.constant 512 : index
-    gpu.launch_func @kernels::@paged_fp4_mqa_logits_flydsl
-        blocks in (%c512, %c1, %c1) threads in (%c256, %c1, %c1)
-        args(%q : !llvm.ptr<1>, %q_scale : !llvm.ptr<1>,
-             %kv : !llvm.ptr<1>, %kv_scale : !llvm.ptr<1>,
-             %block_table : !llvm.ptr<1>, %weights : !llvm.ptr<1>,
-             %tok_seq : !llvm.ptr<1>, %kv_len : !llvm.ptr<1>,
-             %logits : !llvm.ptr<1>, %num_tokens : i32,
-             %logits_stride : i32)
+    %c1_i32 = arith.constant 1 : i32
+    %cus = arith.constant 256 : i32
+    %num_tokens = llvm.extractvalue %q_layout[0, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %grid_min = arith.minsi %num_tokens, %cus : i32
+    %grid_i32 = arith.maxsi %grid_min, %c1_i32 : i32
+    %grid = arith.index_cast %grid_i32 : i32 to index
+    %q_l0 = llvm.extractvalue %q_layout[0, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_l1 = llvm.extractvalue %q_layout[0, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_l2 = llvm.extractvalue %q_layout[0, 2] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_l3 = llvm.extractvalue %q_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_l4 = llvm.extractvalue %q_layout[1, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_u0 = llvm.mlir.undef : !llvm.struct<packed (i32, i32, i32)>
+    %q_s0_0 = llvm.insertvalue %q_l0, %q_u0[0] : !llvm.struct<packed (i32, i32, i32)>
+    %q_s0_1 = llvm.insertvalue %q_l1, %q_s0_0[1] : !llvm.struct<packed (i32, i32, i32)>
+    %q_s0_2 = llvm.insertvalue %q_l2, %q_s0_1[2] : !llvm.struct<packed (i32, i32, i32)>
+    %q_p0 = llvm.insertvalue %q_s0_2, %q_u[0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_u1 = llvm.mlir.undef : !llvm.struct<packed (i64, i64)>
+    %q_s1_0 = llvm.insertvalue %q_l3, %q_u1[0] : !llvm.struct<packed (i64, i64)>
+    %q_s1_1 = llvm.insertvalue %q_l4, %q_s1_0[1] : !llvm.struct<packed (i64, i64)>
+    %q_p1 = llvm.insertvalue %q_s1_1, %q_p0[1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_scale_l0 = llvm.extractvalue %q_scale_layout[0, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_scale_l1 = llvm.extractvalue %q_scale_layout[0, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_scale_l2 = llvm.extractvalue %q_scale_layout[0, 2] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_scale_l3 = llvm.extractvalue %q_scale_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_scale_l4 = llvm.extractvalue %q_scale_layout[1, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_scale_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_scale_u0 = llvm.mlir.undef : !llvm.struct<packed (i32, i32, i32)>
+    %q_scale_s0_0 = llvm.insertvalue %q_scale_l0, %q_scale_u0[0] : !llvm.struct<packed (i32, i32, i32)>
+    %q_scale_s0_1 = llvm.insertvalue %q_scale_l1, %q_scale_s0_0[1] : !llvm.struct<packed (i32, i32, i32)>
+    %q_scale_s0_2 = llvm.insertvalue %q_scale_l2, %q_scale_s0_1[2] : !llvm.struct<packed (i32, i32, i32)>
+    %q_scale_p0 = llvm.insertvalue %q_scale_s0_2, %q_scale_u[0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %q_scale_u1 = llvm.mlir.undef : !llvm.struct<packed (i64, i64)>
+    %q_scale_s1_0 = llvm.insertvalue %q_scale_l3, %q_scale_u1[0] : !llvm.struct<packed (i64, i64)>
+    %q_scale_s1_1 = llvm.insertvalue %q_scale_l4, %q_scale_s1_0[1] : !llvm.struct<packed (i64, i64)>
+    %q_scale_p1 = llvm.insertvalue %q_scale_s1_1, %q_scale_p0[1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_l0 = llvm.extractvalue %kv_layout[0, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_l1 = llvm.extractvalue %kv_layout[0, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_l2 = llvm.extractvalue %kv_layout[0, 2] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_l3 = llvm.extractvalue %kv_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_l4 = llvm.extractvalue %kv_layout[1, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_u0 = llvm.mlir.undef : !llvm.struct<packed (i32, i32, i32)>
+    %kv_s0_0 = llvm.insertvalue %kv_l0, %kv_u0[0] : !llvm.struct<packed (i32, i32, i32)>
+    %kv_s0_1 = llvm.insertvalue %kv_l1, %kv_s0_0[1] : !llvm.struct<packed (i32, i32, i32)>
+    %kv_s0_2 = llvm.insertvalue %kv_l2, %kv_s0_1[2] : !llvm.struct<packed (i32, i32, i32)>
+    %kv_p0 = llvm.insertvalue %kv_s0_2, %kv_u[0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_u1 = llvm.mlir.undef : !llvm.struct<packed (i64, i64)>
+    %kv_s1_0 = llvm.insertvalue %kv_l3, %kv_u1[0] : !llvm.struct<packed (i64, i64)>
+    %kv_s1_1 = llvm.insertvalue %kv_l4, %kv_s1_0[1] : !llvm.struct<packed (i64, i64)>
+    %kv_p1 = llvm.insertvalue %kv_s1_1, %kv_p0[1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_scale_l0 = llvm.extractvalue %kv_scale_layout[0, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_scale_l1 = llvm.extractvalue %kv_scale_layout[0, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_scale_l2 = llvm.extractvalue %kv_scale_layout[0, 2] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_scale_l3 = llvm.extractvalue %kv_scale_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_scale_l4 = llvm.extractvalue %kv_scale_layout[1, 1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_scale_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_scale_u0 = llvm.mlir.undef : !llvm.struct<packed (i32, i32, i32)>
+    %kv_scale_s0_0 = llvm.insertvalue %kv_scale_l0, %kv_scale_u0[0] : !llvm.struct<packed (i32, i32, i32)>
+    %kv_scale_s0_1 = llvm.insertvalue %kv_scale_l1, %kv_scale_s0_0[1] : !llvm.struct<packed (i32, i32, i32)>
+    %kv_scale_s0_2 = llvm.insertvalue %kv_scale_l2, %kv_scale_s0_1[2] : !llvm.struct<packed (i32, i32, i32)>
+    %kv_scale_p0 = llvm.insertvalue %kv_scale_s0_2, %kv_scale_u[0] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %kv_scale_u1 = llvm.mlir.undef : !llvm.struct<packed (i64, i64)>
+    %kv_scale_s1_0 = llvm.insertvalue %kv_scale_l3, %kv_scale_u1[0] : !llvm.struct<packed (i64, i64)>
+    %kv_scale_s1_1 = llvm.insertvalue %kv_scale_l4, %kv_scale_s1_0[1] : !llvm.struct<packed (i64, i64)>
+    %kv_scale_p1 = llvm.insertvalue %kv_scale_s1_1, %kv_scale_p0[1] : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>
+    %block_table_l0 = llvm.extractvalue %block_table_layout[0, 0] : !llvm.struct<packed (struct<packed (i32)>)>
+    %block_table_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32)>)>
+    %block_table_u0 = llvm.mlir.undef : !llvm.struct<packed (i32)>
+    %block_table_s0_0 = llvm.insertvalue %block_table_l0, %block_table_u0[0] : !llvm.struct<packed (i32)>
+    %block_table_p0 = llvm.insertvalue %block_table_s0_0, %block_table_u[0] : !llvm.struct<packed (struct<packed (i32)>)>
+    %weights_l0 = llvm.extractvalue %weights_layout[0, 0] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %weights_l1 = llvm.extractvalue %weights_layout[0, 1] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %weights_l2 = llvm.extractvalue %weights_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %weights_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %weights_u0 = llvm.mlir.undef : !llvm.struct<packed (i32, i32)>
+    %weights_s0_0 = llvm.insertvalue %weights_l0, %weights_u0[0] : !llvm.struct<packed (i32, i32)>
+    %weights_s0_1 = llvm.insertvalue %weights_l1, %weights_s0_0[1] : !llvm.struct<packed (i32, i32)>
+    %weights_p0 = llvm.insertvalue %weights_s0_1, %weights_u[0] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %weights_u1 = llvm.mlir.undef : !llvm.struct<packed (i64)>
+    %weights_s1_0 = llvm.insertvalue %weights_l2, %weights_u1[0] : !llvm.struct<packed (i64)>
+    %weights_p1 = llvm.insertvalue %weights_s1_0, %weights_p0[1] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %tok_seq_l0 = llvm.extractvalue %tok_seq_layout[0, 0] : !llvm.struct<packed (struct<packed (i32)>)>
+    %tok_seq_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32)>)>
+    %tok_seq_u0 = llvm.mlir.undef : !llvm.struct<packed (i32)>
+    %tok_seq_s0_0 = llvm.insertvalue %tok_seq_l0, %tok_seq_u0[0] : !llvm.struct<packed (i32)>
+    %tok_seq_p0 = llvm.insertvalue %tok_seq_s0_0, %tok_seq_u[0] : !llvm.struct<packed (struct<packed (i32)>)>
+    %kv_len_l0 = llvm.extractvalue %kv_len_layout[0, 0] : !llvm.struct<packed (struct<packed (i32)>)>
+    %kv_len_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32)>)>
+    %kv_len_u0 = llvm.mlir.undef : !llvm.struct<packed (i32)>
+    %kv_len_s0_0 = llvm.insertvalue %kv_len_l0, %kv_len_u0[0] : !llvm.struct<packed (i32)>
+    %kv_len_p0 = llvm.insertvalue %kv_len_s0_0, %kv_len_u[0] : !llvm.struct<packed (struct<packed (i32)>)>
+    %logits_l0 = llvm.extractvalue %logits_layout[0, 0] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %logits_l1 = llvm.extractvalue %logits_layout[0, 1] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %logits_l2 = llvm.extractvalue %logits_layout[1, 0] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %logits_u = llvm.mlir.undef : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %logits_u0 = llvm.mlir.undef : !llvm.struct<packed (i32, i32)>
+    %logits_s0_0 = llvm.insertvalue %logits_l0, %logits_u0[0] : !llvm.struct<packed (i32, i32)>
+    %logits_s0_1 = llvm.insertvalue %logits_l1, %logits_s0_0[1] : !llvm.struct<packed (i32, i32)>
+    %logits_p0 = llvm.insertvalue %logits_s0_1, %logits_u[0] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    %logits_u1 = llvm.mlir.undef : !llvm.struct<packed (i64)>
+    %logits_s1_0 = llvm.insertvalue %logits_l2, %logits_u1[0] : !llvm.struct<packed (i64)>
+    %logits_p1 = llvm.insertvalue %logits_s1_0, %logits_p0[1] : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>
+    gpu.launch_func [%stream] @kernels::@paged_fp4_mqa_logits_flydsl_0
+        blocks in (%grid, %c1, %c1) threads in (%c256, %c1, %c1)
+        args(%q : !llvm.ptr<1>,
+             %q_p1 : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+             %q_scale : !llvm.ptr<1>,
+             %q_scale_p1 : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+             %kv : !llvm.ptr<1>,
+             %kv_p1 : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+             %kv_scale : !llvm.ptr<1>,
+             %kv_scale_p1 : !llvm.struct<packed (struct<packed (i32, i32, i32)>, struct<packed (i64, i64)>)>,
+             %block_table : !llvm.ptr<1>,
+             %block_table_p0 : !llvm.struct<packed (struct<packed (i32)>)>,
+             %weights : !llvm.ptr<1>,
+             %weights_p1 : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>,
+             %tok_seq : !llvm.ptr<1>,
+             %tok_seq_p0 : !llvm.struct<packed (struct<packed (i32)>)>,
+             %kv_len : !llvm.ptr<1>,
+             %kv_len_p0 : !llvm.struct<packed (struct<packed (i32)>)>,
+             %logits : !llvm.ptr<1>,
+             %logits_p1 : !llvm.struct<packed (struct<packed (i32, i32)>, struct<packed (i64)>)>,
+             %grid_i32 : i32)
     return
   }
 }

@@ -12,28 +12,33 @@ that has work, and the logits are compared
     the windows within float32 rounding, the sentinel everywhere else), and
   - hoisted against materialized, bit for bit.
 
-What it models: workgroups of 256 threads in waves of 64; gpu.barrier as a
-workgroup rendezvous; wave-wide operations (rocdl.readfirstlane, gpu.shuffle,
-the scaled MFMA) as a rendezvous of the wave's 64 lanes at one operation;
-LDS per workgroup; buffer resources (base, num_records: a raw buffer's
-accesses past num_records read 0 and write nothing); the LDS-DMA forms
-(each lane's bytes land at the uniform LDS operand + size * lane). What it
-checks beyond the values: every global access lies inside its tensor (a
-read past it would fault or read another tensor on the GPU); LDS accesses
-stay inside their allocation; readfirstlane sees a uniform value; no two
-threads touch the same LDS byte between two barriers unless both only read
-it; every wave-wide operation is reached by all 64 lanes. The scaled MFMA
-is modelled from the documented operand layout (lane l: row l % 16, 32-value
-block l / 16; results rows 4 (l / 16) + i, column l % 16) with exact sums,
-rounded once to f32.
+What it models: workgroups of 256 threads in waves of 64, fewer of them
+than tokens (the kernels' persistent grid strides; its size is their
+num_workgroups argument); each tensor argument as a pointer and its packed
+layout struct (shape and stride leaves, nested tuples through
+insertvalue/extractvalue); gpu.barrier as a workgroup rendezvous; wave-wide
+operations (rocdl.readfirstlane, gpu.shuffle, rocdl.ds_bpermute, the MFMAs)
+as a rendezvous of the wave's 64 lanes at one operation; LDS per workgroup,
+its allocations at addresses of their alignment so that the swizzle's
+ptrtoint/inttoptr round-trip; buffer resources (base, num_records: a raw
+buffer's accesses past num_records read 0 and write nothing); the LDS-DMA
+forms (each lane's bytes land at the uniform LDS operand + size * lane, plus
+the immediate offset). What it checks beyond the values: every global
+access lies inside its tensor (a read past it would fault or read another
+tensor on the GPU); LDS accesses stay inside their allocation; readfirstlane
+sees a uniform value; no two threads touch the same LDS byte between two
+barriers unless both only read it; every wave-wide operation is reached by
+all 64 lanes. The MFMAs are modelled from the documented operand layouts
+with exact sums, rounded once to f32: the scaled FP4 one (lane l: row
+l % 16, 32-value block l / 16; results rows 4 (l / 16) + i, column l % 16)
+and the FP8 one (e4m3fnuz; lane l: row l % 16, values 8 (l / 16) .. + 8).
 
 Floats are f32 (rounded after each operation); FMAs round once from float64,
 which can differ from a fused f32 FMA in the last bit in rare ties.
 
   bench/gpu/flydsl_cpu.py [--fly-opt PATH] [--seed 7] [--kernels gfx942,gfx950]
 
-Standard library only; a few minutes of CPU time for the gfx942 kernel
-(every thread decodes its K row and runs 64 head dot products), about one
+Standard library only; about 20 s of CPU time for the gfx942 kernel and 12 s
 for the gfx950 kernel.
 """
 
@@ -93,13 +98,15 @@ def parse_type(t):
         return ('i', int(m.group(1)))
     if t in ('f32', 'bf16'):
         return (t,)
+    if t == '!gpu.async.token':   # the host's stream; never executed here
+        return ('token',)
     m = re.fullmatch(r'vector<(\d+)x(.+)>', t)
     if m:
         return ('v', int(m.group(1)), parse_type(m.group(2)))
     m = re.fullmatch(r'(?:!llvm\.)?ptr(?:<(\d+)>)?', t)
     if m:
         return ('p', int(m.group(1) or 0))
-    m = re.fullmatch(r'(?:!llvm\.)?struct<\((.*)\)>', t)
+    m = re.fullmatch(r'(?:!llvm\.)?struct<(?:packed )?\((.*)\)>', t)
     if m:
         return ('s', [parse_type(x) for x in split_top(m.group(1))])
     raise ValueError(f'type not modelled: {t}')
@@ -317,10 +324,25 @@ class KernelError(Exception):
 
 
 class Memory:
-    """Global tensors by name; LDS allocations per workgroup."""
+    """Global tensors by name; LDS allocations per workgroup, each at an
+    address of the workgroup's LDS (`lds_bases`: name -> (base, size)), so
+    that pointer <-> integer casts round-trip."""
 
-    def __init__(self, tensors):
+    def __init__(self, tensors, lds_bases=None):
         self.tensors = tensors
+        self.lds_bases = lds_bases or {}
+
+    def to_int(self, ptr):
+        space, key, off = ptr
+        if space != 'l':
+            raise KernelError(f'ptrtoint of a non-LDS pointer {ptr}')
+        return self.lds_bases[key][0] + off
+
+    def to_ptr(self, addr):
+        for key, (base, size) in self.lds_bases.items():
+            if base <= addr <= base + size:
+                return ('l', key, addr - base)
+        raise KernelError(f'inttoptr of LDS address {addr} outside every allocation')
 
     def access(self, ptr, size, write, thread):
         space, key, off = ptr
@@ -587,22 +609,49 @@ def h_store(th, op, a):
 
 
 def h_undef(th, op, a):
-    return [tuple(None for _ in op.result_types[0][1])]
+    return [h_undef_of(op.result_types[0])]
+
+
+def _insert(container, path, value):
+    fields = list(container)
+    if len(path) == 1:
+        fields[path[0]] = value
+    else:
+        if fields[path[0]] is None:
+            raise KernelError(f'insertvalue into an undefined field {path[0]}')
+        fields[path[0]] = _insert(fields[path[0]], path[1:], value)
+    return tuple(fields)
 
 
 def h_insertvalue(th, op, a):
-    (pos,) = prop_ints(op, 'position')
-    fields = list(a[0])
-    fields[pos] = a[1]
-    return [tuple(fields)]
+    return [_insert(a[0], prop_ints(op, 'position'), a[1])]
 
 
 def h_extractvalue(th, op, a):
-    (pos,) = prop_ints(op, 'position')
-    value = a[0][pos]
+    value = a[0]
+    for pos in prop_ints(op, 'position'):
+        value = None if value is None else value[pos]
     if value is None:
-        raise KernelError(f'extractvalue of an undefined field {pos}')
+        raise KernelError(f'extractvalue of an undefined field {prop_ints(op, "position")}')
     return [value]
+
+
+def h_undef_of(ty):
+    if ty[0] == 's':
+        return tuple(h_undef_of(f) if f[0] == 's' else None for f in ty[1])
+    return None
+
+
+def h_ptrtoint(th, op, a):
+    return [th.memory.to_int(a[0]) & ((1 << op.result_types[0][1]) - 1)]
+
+
+def h_inttoptr(th, op, a):
+    return [th.memory.to_ptr(a[0])]
+
+
+def h_from_elements(th, op, a):
+    return [list(a)]
 
 
 def h_addressof(th, op, a):
@@ -677,6 +726,9 @@ HANDLERS = {
     'arith.shli': h_binary(lambda x, y, w: x << y if y < w else 0),
     'arith.shrui': h_binary(lambda x, y, w: x >> y if y < w else 0),
     'arith.divui': h_binary(h_divui),
+    'arith.minui': h_binary(lambda x, y, w: min(x, y)),
+    'arith.minsi': h_binary(lambda x, y, w: x if signed(x, w) <= signed(y, w) else y),
+    'arith.maxsi': h_binary(lambda x, y, w: x if signed(x, w) >= signed(y, w) else y),
     'arith.remui': h_binary(h_remui),
     'arith.index_cast': h_cast, 'arith.extui': h_cast, 'arith.extsi': h_cast,
     'arith.trunci': h_cast,
@@ -694,6 +746,9 @@ HANDLERS = {
     'vector.interleave': h_interleave,
     'vector.extract': h_vextract,
     'vector.broadcast': h_broadcast,
+    'vector.from_elements': h_from_elements,
+    'llvm.ptrtoint': h_ptrtoint,
+    'llvm.inttoptr': h_inttoptr,
     'llvm.getelementptr': h_gep,
     'llvm.load': h_load,
     'llvm.store': h_store,
@@ -758,10 +813,44 @@ def wave_mfma_scale_16x16x128(op, lanes):
     return out
 
 
+def fp8_e4m3fnuz(byte):
+    """The value of an FP8 e4m3fnuz byte (exponent bias 8, 0x80 NaN)."""
+    if byte == 0x80:
+        return math.nan
+    e, f = (byte >> 3) & 15, byte & 7
+    v = math.ldexp(f, -10) if e == 0 else math.ldexp(8 + f, e - 11)
+    return -v if byte & 0x80 else v
+
+
+def wave_mfma_fp8_16x16x32(op, lanes):
+    """v_mfma_f32_16x16x32_fp8_fp8: lane l supplies A row l % 16 and B
+    column l % 16, values k = 8 (l / 16) .. + 8 (one byte each, low byte
+    first); it receives D rows 4 (l / 16) + i of column l % 16. Exact sums,
+    rounded once to f32 with C added."""
+    for x in lanes:
+        if x[3] or x[4] or x[5]:
+            raise KernelError('cbsz/abid/blgp other than 0 are not modelled')
+    def vals(word):
+        return [fp8_e4m3fnuz((word >> (8 * i)) & 0xFF) for i in range(8)]
+    a = [vals(x[0]) for x in lanes]
+    b = [vals(x[1]) for x in lanes]
+    d = [[math.fsum(a[i + 16 * (k // 8)][k % 8] * b[j + 16 * (k // 8)][k % 8]
+                    for k in range(32)) for j in range(16)] for i in range(16)]
+    return [[[f32(d[4 * (lane // 16) + r][lane % 16] + x[2][r]) for r in range(4)]]
+            for lane, x in enumerate(lanes)]
+
+
+def wave_ds_bpermute(op, lanes):
+    """ds_bpermute: lane l reads the value of lane (address / 4) % 64."""
+    return [[lanes[(addr >> 2) & (WAVE - 1)][1]] for addr, _ in lanes]
+
+
 WAVE_OPS = {
     'rocdl.readfirstlane': wave_readfirstlane,
     'gpu.shuffle': wave_shuffle,
+    'rocdl.ds_bpermute': wave_ds_bpermute,
     'rocdl.mfma.scale.f32.16x16x128.f8f6f4': wave_mfma_scale_16x16x128,
+    'rocdl.mfma.f32.16x16x32.fp8.fp8': wave_mfma_fp8_16x16x32,
 }
 
 
@@ -864,7 +953,49 @@ def device_ir(fly_opt, kernel_text, mode):
     return Parser(out).op()
 
 
-def run_mode(fly_opt, kernel_text, mode, inp, width, logits_stride):
+# The kernels' tensors in argument order, each a pointer and its layout
+# struct: (shape leaves, stride leaves) as FlyDSL's signature rewrite packs
+# them (only dynamic leaves: torch's default layout makes every shape and
+# every non-unit stride dynamic; the block table's row stride is the
+# compile-time width).
+TENSOR_ARGS = ['q', 'q_scale', 'kv', 'kv_scale', 'block_table', 'weights', 'tok_seq',
+               'kv_len', 'logits']
+
+
+def layouts(inp, width, logits_stride):
+    tokens = len(inp['kv_len'])
+    pages = len(inp['kv']) // (refcore.PAGE * refcore.ROW_BYTES)
+    seqs = len(inp['block_table']) // width
+    rb, rs = refcore.ROW_BYTES, refcore.ROW_SCALES
+    return {
+        'q': ((tokens, refcore.HEADS, rb), (refcore.HEADS * rb, rb)),
+        'q_scale': ((tokens, refcore.HEADS, rs), (refcore.HEADS * rs, rs)),
+        'kv': ((pages, refcore.PAGE, rb), (refcore.PAGE * rb, rb)),
+        'kv_scale': ((pages, refcore.PAGE, rs), (refcore.PAGE * rs, rs)),
+        'block_table': ((seqs,),),
+        'weights': ((tokens, refcore.HEADS), (refcore.HEADS,)),
+        'tok_seq': ((tokens,),),
+        'kv_len': ((tokens,),),
+        'logits': ((tokens, logits_stride), (logits_stride,)),
+    }
+
+
+def lds_layout(top):
+    """Each LDS global's (base, size): laid out in order at its alignment."""
+    bases, addr = {}, 0
+    for g in find_ops(top, 'llvm.mlir.global'):
+        if not prop(g, 'addr_space').startswith('3'):
+            continue
+        n = int(re.search(r'!llvm.array<(\d+) x i8>', g.props).group(1))
+        m = re.search(r'alignment = (\d+)', g.props)
+        align = int(m.group(1)) if m else 1
+        addr = (addr + align - 1) // align * align
+        bases[prop(g, 'sym_name').strip('"')] = (addr, n)
+        addr += n
+    return bases
+
+
+def run_mode(fly_opt, kernel_text, mode, inp, width, logits_stride, grid):
     top = device_ir(fly_opt, kernel_text, mode).regions[0]
     funcs = list(find_ops(top, 'gpu.func'))
     if len(funcs) != 1:
@@ -872,24 +1003,22 @@ def run_mode(fly_opt, kernel_text, mode, inp, width, logits_stride):
     func = funcs[0]
     if any(True for _ in find_ops(func.regions[0], 'func.call')):
         raise KernelError('a call is left after inlining')
-    lds = {}
-    for g in find_ops(top, 'llvm.mlir.global'):
-        if prop(g, 'addr_space').startswith('3'):
-            n = int(re.search(r'!llvm.array<(\d+) x i8>', g.props).group(1))
-            lds[prop(g, 'sym_name').strip('"')] = n
+    bases = lds_layout(top)
+    lds = {k: n for k, (_, n) in bases.items()}
     nargs = len(func.regions[0][0].args)
     tensors = tensors_of(inp, logits_stride)
-    memory = Memory(tensors)
-    names = ['q', 'q_scale', 'kv', 'kv_scale', 'block_table', 'weights', 'tok_seq',
-             'kv_len', 'logits']
-    args = [('g', n, 0) for n in names] + [len(inp['kv_len']), logits_stride]
+    memory = Memory(tensors, bases)
+    lay = layouts(inp, width, logits_stride)
+    args = []
+    for name in TENSOR_ARGS:
+        args += [('g', name, 0), lay[name]]
+    args.append(grid)   # num_workgroups: the persistent grid's size
     if mode == 'hoisted':
         if nargs != len(args) + 1:
             raise KernelError(f'hoisted kernel takes {nargs} arguments, expected {len(args) + 1}')
         args.append(width)
     elif nargs != len(args):
         raise KernelError(f'materialized kernel takes {nargs} arguments, expected {len(args)}')
-    grid = len(inp['kv_len'])   # workgroups past the token count do nothing
     run_kernel(func, lds, memory, args, grid, 256)
     return tensors['logits']
 
@@ -901,8 +1030,10 @@ def check(fly_opt, path, seed, width):
     inp = make_instance(rng, width)
     logits_stride = 64 * width + 4
     out = {}
+    # Fewer workgroups than tokens: the persistent grid strides.
+    grid = 2
     for mode in ('hoisted', 'materialized'):
-        out[mode] = run_mode(fly_opt, text, mode, inp, width, logits_stride)
+        out[mode] = run_mode(fly_opt, text, mode, inp, width, logits_stride, grid)
     identical = out['hoisted'] == out['materialized']
     worst, written, outside, count = 0.0, True, True, 0
     for t, length in enumerate(inp['kv_len']):
@@ -918,7 +1049,8 @@ def check(fly_opt, path, seed, width):
             count += 1
     ok = identical and written and outside and worst < 1e-5
     print(f'{os.path.relpath(path, common.ROOT)}: width {width}, {len(inp["kv_len"])} tokens '
-          f'(windows {inp["kv_len"]}), {count} logits; hoisted == materialized: '
+          f'(windows {inp["kv_len"]}) on {grid} workgroups, {count} logits; '
+          f'hoisted == materialized: '
           f'{"yes" if identical else "NO"}; every window element written: '
           f'{"yes" if written else "NO"}; nothing outside: {"yes" if outside else "NO"}; '
           f'max err {worst:.1e} (|out - ref| / sum_h |w| |q.k|): {"ok" if ok else "FAILED"}')

@@ -5,9 +5,9 @@
 // num_records, a bound the analysis keeps the parameter for (size read back
 // at the block-table load), so the width must stay specialized.
 //
-// The bound reaches the load through the fat pointer
-// `!llvm.struct<(ptr<8>, i32)>`, whose resource field keeps its bound facet
-// apart from its address when the offset field is written.
+// The bound reaches the block-table loads through their resource operand
+// (canonicalize has folded the fat pointer's pack and unpack, so the
+// resource is used directly); the first of them gets the note.
 //
 // RUN: sed 's/%bt_rsrc = rocdl.make.buffer.rsrc %block_table, %c0_i16, %max_records, %flags/%bt_elems = arith.muli %num_tokens, %width : i32\n      %bt_bytes = arith.muli %bt_elems, %c4_i32 : i32\n      %bt_records = arith.extui %bt_bytes : i32 to i64\n      &/; s/%bt_rsrc = rocdl.make.buffer.rsrc %block_table, %c0_i16, %max_records, %flags/%bt_rsrc = rocdl.make.buffer.rsrc %block_table, %c0_i16, %bt_records, %flags/' \
 // RUN:   %flyhoist_src_root/kernels/paged_fp4_mqa_logits_flydsl_gfx942.mlir > %t.bound942.mlir
@@ -22,20 +22,20 @@
 
 // ONE: 1
 
-// BOUND: remark: 'max_blocks_per_seq' kept specialized in kernel @kernels::@paged_fp4_mqa_logits_flydsl: a view size or buffer bound that an access reads back
+// BOUND: remark: 'max_blocks_per_seq' kept specialized in kernel @kernels::@paged_fp4_mqa_logits_flydsl_0: a view size or buffer bound that an access reads back
 // BOUND: note: needs 'max_blocks_per_seq' as a constant here
-// BOUND-NEXT: %phys{{(_v)?}} = rocdl.raw.ptr.buffer.load %entry_r, %entry_o, %c0_i32, %c0_i32 : i32
+// BOUND-NEXT: %e0 = rocdl.raw.ptr.buffer.load %bt_rsrc, %e0_b, %c0_i32, %c0_i32 : i32
 // BOUND-NOT: 'max_blocks_per_seq' hoisted
 
-// Kept means materialized: the kernel signature is unchanged (11 arguments)
-// and the width is a constant feeding both the row offset and the bound.
-// KEPT-LABEL: gpu.func @paged_fp4_mqa_logits_flydsl(
-// KEPT-SAME: %arg10: i32) kernel
+// Kept means materialized: the kernel signature is unchanged (nine tensors
+// and the grid size) and the width is a constant feeding both the row offset
+// and the bound.
+// KEPT-LABEL: gpu.func @paged_fp4_mqa_logits_flydsl_0(
+// KEPT-SAME: %arg18: i32) kernel
 // KEPT-NOT: spec.record = #spec.record<hoisted = [{
 // KEPT: %[[W:.*]] = arith.constant 128 : i32
-// KEPT-DAG: arith.muli %arg9, %[[W]] : i32
 // KEPT-DAG: arith.muli %{{.*}}, %[[W]] : i32
-// KEPT-LABEL: func.func @launch_paged_fp4_mqa_logits_flydsl(
-// KEPT: gpu.launch_func @kernels::@paged_fp4_mqa_logits_flydsl
-// KEPT-SAME: %arg10 : i32)
-
+// KEPT-DAG: arith.muli %{{.*}}, %[[W]] : i32
+// KEPT-LABEL: func.func @paged_fp4_mqa_logits_flydsl(
+// KEPT: gpu.launch_func [%{{.*}}] @kernels::@paged_fp4_mqa_logits_flydsl_0
+// KEPT-SAME: %{{.*}} : i32)
