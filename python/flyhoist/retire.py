@@ -8,18 +8,25 @@ fix: remember every stream a module launched on; when the cache drops the
 module, record an event on each of those streams and unload only once every
 event has completed.
 
-The unload itself can be slow: on CUDA, `cuModuleUnload` waited for other
-modules' kernels to finish (up to 722 ms on an H200, bench/RESULTS.md
-section 8). So the retiring thread only records the events (cheap, and it
-must be that thread: the events go after the work it queued) and hands the
-module to a worker thread, which waits for the events and unloads.
+The unload itself can be slow: on CUDA, `cuModuleUnload` waits for all the
+device's queued work, other modules' kernels too (up to 722 ms on an H200,
+bench/RESULTS.md section 8). So the retiring thread only records the events
+(cheap, and it must be that thread: the events go after the work it queued)
+and hands the module to a worker thread, which waits for the events and
+unloads. A thread of its own is not enough on CUDA: while the unload waits,
+the other threads' launches wait too. So the worker also waits, when the
+backend can tell, until the streams it knows of are idle, when the unload
+costs microseconds (`max_deferred` bounds how many modules it holds back
+meanwhile).
 
 The GPU is reached through a small backend (duck-typed):
 
   record_event(stream) -> event   enqueue an event after the stream's work
-                                  (called on the retiring thread)
-  wait_event(event)               block until the stream has reached it
+  event_done(event) -> bool       has the stream reached it
+  wait_event(event)               block until it has
   unload(module)                  unload the module's code
+  stream_idle(stream) -> bool     optional: no work queued on the stream
+                                  (without it, unloads do not wait for idle)
   thread_start()                  optional, run first on the worker thread
                                   (make the device's context current there)
 
@@ -41,23 +48,41 @@ class ModuleRetirer:
     waits until every retired module is unloaded; `close()` drains and joins
     the worker (call it before the device's context goes away; it also runs
     at interpreter exit). A retirement after `close()` is an error.
+
+    When the backend can tell whether a stream is idle (`stream_idle`), a
+    module whose work is done is unloaded only once every stream the live
+    and retired modules launched on is idle, or once more than
+    `max_deferred` such modules wait, or on `drain()` (it looks every
+    `poll_s` seconds while modules wait for idle): CUDA's unload waits
+    for all the device's work while holding a lock that every other
+    thread's launches wait for, so an unload off the launching thread still
+    stalls it unless the device is idle (bench/RESULTS.md section 8).
     """
 
-    def __init__(self, backend, name='flyhoist-retire'):
+    def __init__(self, backend, max_deferred=64, poll_s=0.001,
+                 name='flyhoist-retire'):
+        if max_deferred is not None and max_deferred < 0:
+            raise ValueError('max_deferred must be at least 0')
         self.backend = backend
+        self.max_deferred = max_deferred
+        self.poll_s = poll_s
         self.name = name
         self._lock = threading.Lock()
         self._changed = threading.Condition(self._lock)
         # id(module) -> (module, {id(stream): stream}) for live modules
         self._streams = {}
-        # (module, [events]) retired, not yet taken by the worker, oldest
-        # first
+        # (module, [events], [streams]) retired, not yet taken by the
+        # worker, oldest first
         self._queue = deque()
-        self._busy = 0  # taken by the worker, not unloaded yet
+        self._busy = 0      # taken by the worker, not unloaded yet
+        self._draining = 0  # drain() calls waiting: unload without idling
         self._worker = None
         self._closed = False
         self.retired = 0
         self.unloaded = 0
+        self.deferred = 0       # done, waiting for idle streams (now)
+        self.most_deferred = 0
+        self.forced = 0         # unloaded early: more than max_deferred
         self.errors = []  # what failed on the worker, as text
 
     def launched(self, module, stream):
@@ -77,20 +102,27 @@ class ModuleRetirer:
                 raise RuntimeError('retire() after the module retirer was '
                                    'closed')
             _, streams = self._streams.pop(id(module), (module, {}))
-            events = [self.backend.record_event(s) for s in streams.values()]
-            self._queue.append((module, events))
+            streams = list(streams.values())
+            events = [self.backend.record_event(s) for s in streams]
+            self._queue.append((module, events, streams))
             self.retired += 1
             if self._worker is None:
                 self._start_worker()
             self._changed.notify_all()
 
     def drain(self):
-        """Waits until every module retired so far is unloaded."""
+        """Unloads every module retired so far once its work is done (idle
+        streams or not) and waits until all are unloaded."""
         if threading.current_thread() is self._worker:
             raise RuntimeError('drain() on the retirer\'s own thread')
         with self._lock:
-            while self._queue or self._busy:
-                self._changed.wait()
+            self._draining += 1
+            self._changed.notify_all()
+            try:
+                while self._queue or self._busy:
+                    self._changed.wait()
+            finally:
+                self._draining -= 1
 
     def close(self):
         """Drains, then stops and joins the worker. Idempotent."""
@@ -136,34 +168,101 @@ class ModuleRetirer:
                 start()
             except Exception as error:  # the unloads report it again
                 self._failed('starting the worker', error)
+        gated = hasattr(self.backend, 'stream_idle')
+        waiting = []  # (module, events, streams) taken, oldest first
         while True:
             with self._lock:
-                while not self._queue and not self._closed:
+                while not self._queue and not waiting and not self._closed:
                     self._changed.wait()
-                if not self._queue:
+                if not self._queue and not waiting:
                     return
-                module, events = self._queue.popleft()
-                self._busy += 1
-            done = False
-            try:
-                for event in events:
-                    self.backend.wait_event(event)
-            except Exception as error:
-                # The stream cannot be shown to be past the module's work
-                # (a faulted context, say): keep the module loaded.
-                self._failed('waiting for a retired module\'s streams',
-                             error)
-            else:
+                while self._queue:
+                    waiting.append(self._queue.popleft())
+                self._busy = len(waiting)
+                draining = self._draining > 0 or self._closed
+            # The oldest module's streams first; then every module whose
+            # streams are past it.
+            if not self._wait_for(waiting[0][1]):
+                waiting.pop(0)
+                self._settle(waiting, 0)
+                continue
+            ready = [waiting[0]] + [w for w in waiting[1:]
+                                    if self._done(w[1])]
+            busy = gated and not self._idle(waiting)
+            if busy and not draining:
+                excess = (len(ready) - self.max_deferred
+                          if self.max_deferred is not None else 0)
+                if excess <= 0:
+                    with self._lock:
+                        self.deferred = len(ready)
+                        self.most_deferred = max(self.most_deferred,
+                                                 len(ready))
+                        self._changed.notify_all()
+                    self._wait_for_idle()
+                    continue
+                ready = ready[:excess]
+            taken = {id(item) for item in ready}
+            waiting = [item for item in waiting if id(item) not in taken]
+            unloaded = 0
+            for item in ready:
                 try:
-                    self.backend.unload(module)
-                    done = True
+                    self.backend.unload(item[0])
+                    unloaded += 1
                 except Exception as error:
                     self._failed('unloading a retired module', error)
-            del module, events
+            del ready, item
             with self._lock:
-                self._busy -= 1
-                self.unloaded += done
-                self._changed.notify_all()
+                self.forced += unloaded if busy and not draining else 0
+                self.deferred = 0
+            self._settle(waiting, unloaded)
+
+    def _settle(self, waiting, unloaded):
+        with self._lock:
+            self._busy = len(waiting)
+            self.unloaded += unloaded
+            self._changed.notify_all()
+
+    def _wait_for(self, events):
+        try:
+            for event in events:
+                self.backend.wait_event(event)
+            return True
+        except Exception as error:
+            # The stream cannot be shown to be past the module's work (a
+            # faulted context, say): keep the module loaded.
+            self._failed('waiting for a retired module\'s streams', error)
+            return False
+
+    def _done(self, events):
+        try:
+            return all(self.backend.event_done(e) for e in events)
+        except Exception:
+            return False  # _wait_for reports it when this one is oldest
+
+    def _watched(self, waiting):
+        """Every stream a live or waiting module launched on."""
+        streams = {}
+        for _, used in list(self._streams.values()):
+            streams.update(used)
+        for _, _, used in waiting:
+            streams.update((id(s), s) for s in used)
+        return list(streams.values())
+
+    def _idle(self, waiting):
+        try:
+            return all(self.backend.stream_idle(s)
+                       for s in self._watched(waiting))
+        except Exception as error:
+            self._failed('asking whether a stream is idle', error)
+            return True
+
+    def _wait_for_idle(self):
+        # Looks again after poll_s, or at once on a retirement or a drain.
+        # (A blocking wait on events at the streams' ends would miss both,
+        # and idle moments shorter than the queue.)
+        with self._lock:
+            if not self._queue and not self._draining and not self._closed:
+                self._changed.wait(self.poll_s)
 
     def _failed(self, what, error):
         text = f'{what}: {type(error).__name__}: {error}'
@@ -270,8 +369,14 @@ class CuPyBackend:
         event.record(stream)
         return event
 
+    def event_done(self, event):
+        return event.done
+
     def wait_event(self, event):
         event.synchronize()
+
+    def stream_idle(self, stream):
+        return stream.done
 
     def unload(self, module):
         module.unload()

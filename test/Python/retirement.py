@@ -168,6 +168,53 @@ print('a retirer that never retired closes:', scoped.worker)
 # CHECK-NEXT: a retirer that never retired closes: None
 
 
+# CHECK-LABEL: idle
+# A module whose work is done waits until every watched stream is idle (an
+# unload then waits for nothing), unless more than max_deferred wait.
+print('idle')
+
+
+def settled(retirer, test):
+    with retirer._changed:
+        return retirer._changed.wait_for(lambda: test(retirer), timeout=30)
+
+
+gpu = FakeGPU()
+retirer = ModuleRetirer(gpu, max_deferred=1)
+a, b = gpu.stream('a'), gpu.stream('b')
+first, busy = gpu.load('first'), gpu.load('busy')
+gpu.launch(first, a, 2)
+retirer.launched(first, a)
+gpu.launch(busy, b, 100)
+retirer.launched(busy, b)  # live: its stream is watched
+retirer.retire(first)
+gpu.tick(2)
+print('done, b busy: deferred', settled(retirer, lambda r: r.deferred == 1),
+      'loaded', first in gpu.loaded)
+# CHECK-NEXT: done, b busy: deferred True loaded True
+second = gpu.load('second')
+gpu.launch(second, a, 1)
+retirer.launched(second, a)
+retirer.retire(second)
+gpu.tick()
+print('two done, one allowed: forced',
+      settled(retirer, lambda r: r.forced == 1),
+      'first loaded', first in gpu.loaded, 'second loaded',
+      second in gpu.loaded)
+# CHECK-NEXT: two done, one allowed: forced True first loaded False second loaded True
+gpu.tick(100)
+print('idle: unloaded', settled(retirer, lambda r: r.unloaded == 2),
+      'forced', retirer.forced, 'most deferred', retirer.most_deferred,
+      'faults', gpu.faults, 'on the launch thread',
+      gpu.launch_thread_unloads)
+# CHECK-NEXT: idle: unloaded True forced 1 most deferred 1 faults [] on the launch thread 0
+retirer.close()
+try:
+    ModuleRetirer(gpu, max_deferred=-1)
+except ValueError as error:
+    print(error)
+# CHECK-NEXT: max_deferred must be at least 0
+
 # CHECK-LABEL: errors
 # A failing unload (or wait) is reported once on stderr, kept in `errors`,
 # and the worker goes on.

@@ -150,6 +150,10 @@ class FakeGPU:
         with self._cond:
             return event.done
 
+    def stream_idle(self, stream):
+        with self._cond:
+            return not stream.queue
+
     def wait_event(self, event):
         with self._cond:
             if not self._cond.wait_for(lambda: event.done,
