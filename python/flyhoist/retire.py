@@ -78,6 +78,7 @@ class ModuleRetirer:
         self._draining = 0  # drain() calls waiting: unload without idling
         self._worker = None
         self._closed = False
+        self._dead = False
         self.retired = 0
         self.unloaded = 0
         self.deferred = 0       # done, waiting for idle streams (now)
@@ -119,7 +120,7 @@ class ModuleRetirer:
             self._draining += 1
             self._changed.notify_all()
             try:
-                while self._queue or self._busy:
+                while (self._queue or self._busy) and not self._dead:
                     self._changed.wait()
             finally:
                 self._draining -= 1
@@ -162,6 +163,15 @@ class ModuleRetirer:
         self._worker.start()
 
     def _run(self):
+        try:
+            self._loop()
+        except BaseException as error:  # a bug: let drain() return
+            self._failed('the retirer\'s thread stopped', error)
+            with self._lock:
+                self._dead = True
+                self._changed.notify_all()
+
+    def _loop(self):
         start = getattr(self.backend, 'thread_start', None)
         if start is not None:
             try:
@@ -169,7 +179,9 @@ class ModuleRetirer:
             except Exception as error:  # the unloads report it again
                 self._failed('starting the worker', error)
         gated = hasattr(self.backend, 'stream_idle')
-        waiting = []  # (module, events, streams) taken, oldest first
+        # [module, events or None once they have completed, streams] taken
+        # from the queue, oldest first; and the streams they launched on.
+        waiting, streams = [], {}
         while True:
             with self._lock:
                 while not self._queue and not waiting and not self._closed:
@@ -177,18 +189,27 @@ class ModuleRetirer:
                 if not self._queue and not waiting:
                     return
                 while self._queue:
-                    waiting.append(self._queue.popleft())
+                    item = list(self._queue.popleft())
+                    waiting.append(item)
+                    streams.update((id(s), s) for s in item[2])
                 self._busy = len(waiting)
                 draining = self._draining > 0 or self._closed
             # The oldest module's streams first; then every module whose
-            # streams are past it.
-            if not self._wait_for(waiting[0][1]):
-                waiting.pop(0)
-                self._settle(waiting, 0)
-                continue
-            ready = [waiting[0]] + [w for w in waiting[1:]
-                                    if self._done(w[1])]
-            busy = gated and not self._idle(waiting)
+            # streams are past it (each event is asked until it completes,
+            # not after).
+            head = waiting[0]
+            if head[1] is not None:
+                if not self._wait_for(head[1]):
+                    waiting.pop(0)
+                    streams = self._streams_of(waiting)
+                    self._settle(len(waiting), 0)
+                    continue
+                head[1] = None
+            for item in waiting:
+                if item[1] is not None and self._done(item[1]):
+                    item[1] = None
+            ready = [item for item in waiting if item[1] is None]
+            busy = gated and not self._idle(streams)
             if busy and not draining:
                 excess = (len(ready) - self.max_deferred
                           if self.max_deferred is not None else 0)
@@ -203,6 +224,7 @@ class ModuleRetirer:
                 ready = ready[:excess]
             taken = {id(item) for item in ready}
             waiting = [item for item in waiting if id(item) not in taken]
+            streams = self._streams_of(waiting)
             unloaded = 0
             for item in ready:
                 try:
@@ -210,15 +232,18 @@ class ModuleRetirer:
                     unloaded += 1
                 except Exception as error:
                     self._failed('unloading a retired module', error)
-            del ready, item
             with self._lock:
                 self.forced += unloaded if busy and not draining else 0
                 self.deferred = 0
-            self._settle(waiting, unloaded)
+            self._settle(len(waiting), unloaded)
 
-    def _settle(self, waiting, unloaded):
+    @staticmethod
+    def _streams_of(waiting):
+        return {id(s): s for item in waiting for s in item[2]}
+
+    def _settle(self, busy, unloaded):
         with self._lock:
-            self._busy = len(waiting)
+            self._busy = busy
             self.unloaded += unloaded
             self._changed.notify_all()
 
@@ -239,19 +264,13 @@ class ModuleRetirer:
         except Exception:
             return False  # _wait_for reports it when this one is oldest
 
-    def _watched(self, waiting):
-        """Every stream a live or waiting module launched on."""
-        streams = {}
+    def _idle(self, waiting_streams):
+        """No work on any stream a live or waiting module launched on."""
+        watched = dict(waiting_streams)
         for _, used in list(self._streams.values()):
-            streams.update(used)
-        for _, _, used in waiting:
-            streams.update((id(s), s) for s in used)
-        return list(streams.values())
-
-    def _idle(self, waiting):
+            watched.update(used)
         try:
-            return all(self.backend.stream_idle(s)
-                       for s in self._watched(waiting))
+            return all(self.backend.stream_idle(s) for s in watched.values())
         except Exception as error:
             self._failed('asking whether a stream is idle', error)
             return True
