@@ -4,8 +4,8 @@ past its size while long kernels are still queued on several streams.
 
   bench/gpu/retire_demo.py make --out DIR       (here: PTX by fly-opt's
                                                  flyhoist-nvvm-pipeline)
-  bench/gpu/retire_demo.py run --spec DIR/spin.json [--policy retire|thread|sync|naive]
-  bench/gpu/retire_demo.py both --spec DIR/spin.json [--policies sync,thread,retire,naive]
+  bench/gpu/retire_demo.py run --spec DIR/spin.json [--policy POLICY]
+  bench/gpu/retire_demo.py both --spec DIR/spin.json [--policies P,P...]
                                                 (on the GPU machine)
 
 `make` compiles a spinning kernel for several iteration counts through
