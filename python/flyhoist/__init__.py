@@ -9,16 +9,17 @@ library is found through FLYHOIST_CAPI_LIB or the checkout's build*/lib.
                       pass's option string, manifest, fingerprints, compile
   ir.Target           gfx942/gfx950 code objects, sm_90 PTX
   cache.KernelCache   the two-level JIT cache (docs/INTEGRATION.md)
-  retire              stream-aware module retirement
+  retire              stream-aware module retirement (unloads on a thread
+                      of its own)
 """
 
 from .cache import DiskCache, KernelCache, Launch, PreconditionError
 from .ir import CompileError, Context, HoistError, MLIRError, Module, Target
 from .params import spec_param
-from .retire import ModuleRetirer, NaiveRetirer, ResidentModules
+from .retire import ModuleRetirer, ResidentModules
 
 __all__ = [
     'CompileError', 'Context', 'DiskCache', 'HoistError', 'KernelCache',
-    'Launch', 'MLIRError', 'Module', 'ModuleRetirer', 'NaiveRetirer',
-    'PreconditionError', 'ResidentModules', 'Target', 'spec_param',
+    'Launch', 'MLIRError', 'Module', 'ModuleRetirer', 'PreconditionError',
+    'ResidentModules', 'Target', 'spec_param',
 ]

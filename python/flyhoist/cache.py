@@ -23,8 +23,8 @@ The protocol (docs/INTEGRATION.md, "The cache protocol"):
    "compiled @k again: 'heads' 64 -> 32 (kept specialized: loop bound or
    step at kernel.mlir:12:5)".
 5. With a loader, loaded modules are bounded (`capacity`) and a dropped one
-   is unloaded only after every stream it launched on has passed it
-   (retire.ModuleRetirer).
+   is unloaded only after every stream it launched on has passed it, on
+   the retirer's own thread (retire.ModuleRetirer).
 """
 
 import contextlib
@@ -409,6 +409,7 @@ class KernelCache:
             self.disk = DiskCache(cache_dir or default_cache_dir())
         self.retirer = retirer or (ModuleRetirer(backend) if backend else
                                    None)
+        self._owns_retirer = retirer is None and self.retirer is not None
         self._resident = None
         if loader is not None:
             if self.retirer is None:
@@ -571,9 +572,12 @@ class KernelCache:
     # -- shutdown -------------------------------------------------------------
 
     def close(self):
-        """Unloads every loaded module once its streams are done."""
+        """Unloads every loaded module once its streams are done (and
+        stops the retirer's thread if this cache made the retirer)."""
         if self._resident is not None:
             self._resident.clear()
+        if self._owns_retirer:
+            self.retirer.close()
         if self._context is not None:
             self._context.close()
             self._context = None

@@ -11,10 +11,10 @@ import sys
 import flyhoist
 from flyhoist import KernelCache, PreconditionError, Target
 from flyhoist.cache import Launch, Variant, compile_precondition
-from flyhoist.retire import FakeGPU, NaiveRetirer
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 'Inputs'))
+from fake_gpu import FakeGPU, NaiveRetirer  # noqa: E402
 from gather_trace import no_trace, trace, traces  # noqa: E402
 
 
@@ -126,7 +126,9 @@ def fill(retirer_type):
         for stream in streams:
             gpu.launch(launch.module_for(stream), stream, 30)
         gpu.tick()
-    bounded.close()
+    with gpu.running():  # the GPU runs while close() waits for it
+        bounded.close()
+        bounded.retirer.close()
     gpu.run_until_idle()
     return bounded, gpu
 
