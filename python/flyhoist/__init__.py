@@ -13,7 +13,8 @@ library is found through FLYHOIST_CAPI_LIB or the checkout's build*/lib.
 """
 
 from .cache import DiskCache, KernelCache, Launch, PreconditionError
-from .ir import CompileError, Context, HoistError, MLIRError, Module, Target
+from .ir import (CompileError, Context, HoistError, MLIRError, Module,
+                 Target, known_chips)
 from .params import spec_param
 from .retire import ModuleRetirer, NaiveRetirer, ResidentModules
 
