@@ -9,10 +9,12 @@ library is found through FLYHOIST_CAPI_LIB or the checkout's build*/lib.
                       pass's option string, manifest, fingerprints, compile
   ir.Target           gfx942/gfx950 code objects, sm_90 PTX
   cache.KernelCache   the two-level JIT cache (docs/INTEGRATION.md)
+  remote.RemoteCache  its level 2 shared by machines, on Redis
   retire              stream-aware module retirement
 """
 
 from .cache import DiskCache, KernelCache, Launch, PreconditionError
+from .remote import RemoteCache
 from .ir import (CompileError, Context, HoistError, MLIRError, Module,
                  Target, known_chips)
 from .params import spec_param
@@ -21,5 +23,6 @@ from .retire import ModuleRetirer, NaiveRetirer, ResidentModules
 __all__ = [
     'CompileError', 'Context', 'DiskCache', 'HoistError', 'KernelCache',
     'Launch', 'MLIRError', 'Module', 'ModuleRetirer', 'NaiveRetirer',
-    'PreconditionError', 'ResidentModules', 'Target', 'spec_param',
+    'PreconditionError', 'RemoteCache', 'ResidentModules', 'Target',
+    'known_chips', 'spec_param',
 ]
