@@ -141,6 +141,7 @@ class Variant:
         self.params = dict(params)
         self.manifest = manifest
         self.specialized = specialized
+        self.why_specialized = None  # a reason other than the manifest's
         self.okey = None
         self.objects = None
         self.kernels = {}      # symbol -> [HoistedArgument] by argument
@@ -196,6 +197,8 @@ class Variant:
 
     def why_not_hoisted(self, name, values, args):
         """Why a new value of `name` needed a compile (recompile log)."""
+        if self.why_specialized:
+            return self.why_specialized
         if name in self.kept:
             _, entry = self.kept[name]
             return (f'kept specialized: {entry.get("reason", "?")} at '
@@ -574,20 +577,27 @@ class KernelCache:
         module.run_pipeline('builtin.module(materialize-specialization)')
         variant = Variant(kernel, params, {'kernels': []}, set(params),
                           specialized=True)
+        variant.why_specialized = 'kept specialized: its hoisted form does ' \
+                                  'not lower'
         origin = self._attach_objects(variant, module, module.fingerprints())
         self.specialized_after_failure += 1
-        reason = next((line for line in error.diagnostics
-                       if ': error: ' in line), str(error).split('\n')[0])
-        symbol = hoisted.symbol_for(None)
-        values = ', '.join(f'{n!r} = {v}' for n, v in sorted(params.items()))
-        message = (f'compiled {symbol} fully specialized ({values}): its '
-                   f'hoisted form does not lower: {reason}')
-        self.recompiles.append(message)
-        if self._log:
-            self._log(message)
-        self._warn(('lowering', hoisted.okey),
-                   f'{message}; every new value of its hoisted parameters '
-                   f'compiles again')
+        key = ('lowering', hoisted.okey)
+        if key not in self._warned:
+            # Said once per hoisted module; later values of the kernel
+            # show in the recompile log with the short reason.
+            reason = next((line for line in error.diagnostics
+                           if ': error: ' in line),
+                          str(error).split('\n')[0])
+            values = ', '.join(f'{n!r} = {v}'
+                               for n, v in sorted(params.items()))
+            message = (f'compiled {hoisted.symbol_for(None)} fully '
+                       f'specialized ({values}): its hoisted form does not '
+                       f'lower: {reason}')
+            self.recompiles.append(message)
+            # A warning goes to stderr and to the log given: where the
+            # recompile log goes either way.
+            self._warn(key, f'{message}; every new value of its hoisted '
+                            f'parameters compiles again')
         return variant, origin
 
     def _known_hoisted(self, kernel):
