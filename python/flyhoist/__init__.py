@@ -2,7 +2,8 @@
 
 Use it from the source tree (`sys.path.insert(0, '<repo>/python')`); it has
 no build step of its own and needs the Python standard library only. The
-library is found through FLYHOIST_CAPI_LIB or the checkout's build*/lib.
+library is found through FLYHOIST_CAPI_LIB or the checkout's build*/lib
+(never a sanitized build unless named; docs/INTEGRATION.md has the order).
 
   params.spec_param   emit `spec.param` from a tracer
   ir.Context/Module   a frontend's own context and module: hoist with the
