@@ -60,14 +60,15 @@ class RemoteCache:
     url          redis://[:password@]host:port[/db]
     ttl          seconds a value lives (None: no expiry)
     timeout      seconds a request may take before it counts as a fault
-    lock_ttl     seconds a compile lock lives if its holder dies
+    lock_ttl     seconds a compile lock lives if its holder dies (a
+                 longer compile may then be repeated by another node)
     wait         seconds to wait for another node's compile (lock_ttl)
     retry_after  seconds to leave the server alone after a fault
     client       a redis.Redis to use instead of one made from `url`
     warn         warn(key, message): how faults are reported (stderr)
     """
 
-    def __init__(self, url, ttl=None, timeout=None, lock_ttl=300.0,
+    def __init__(self, url, ttl=None, timeout=None, lock_ttl=60.0,
                  wait=None, retry_after=30.0, client=None, warn=None,
                  prefix='flyhoist:', poll=0.05):
         self.url = url
@@ -95,7 +96,12 @@ class RemoteCache:
 
     def _connect(self):
         if self._client is None:
-            import redis  # Debian's python3-redis
+            try:
+                import redis  # Debian's python3-redis
+            except ImportError:
+                raise RuntimeError(
+                    f'no redis module in {sys.executable} (Debian\'s '
+                    f'python3-redis serves /usr/bin/python3)') from None
             self._client = redis.Redis.from_url(
                 self.url, socket_timeout=self.timeout,
                 socket_connect_timeout=self.timeout)

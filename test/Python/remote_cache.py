@@ -170,6 +170,30 @@ def driver(tmp):
               sum('damaged' in m for m in messages))
         # CHECK-NEXT: misplaced: compiled 1, disk 0, remote 0 warned 1
 
+        # CHECK-LABEL: a holder that died
+        # Its lock expires; the waiting node then takes it and compiles.
+        print('a holder that died')
+        server.client.flushall()
+        k, _ = new_cache(False, server.url)
+        ask(k, 2)  # to learn the key
+        key = stored_key(server)
+        digest = key.decode().split(':')[-1]
+        server.client.flushall()
+        server.client.set(f'flyhoist:lock:{digest}', 'dead', px=300)
+        l, messages = new_cache(False, server.url)
+        ask(l, 2)
+        print(counts(l), 'waited:', l.remote.waited, 'stored:',
+              server.client.exists(key), 'locks left:',
+              server.client.keys('flyhoist:lock:*'))
+        # CHECK-NEXT: compiled 1, disk 0, remote 0 waited: 1 stored: 1 locks left: []
+        # A lock held past `wait` (a stuck holder): compile locally, warn.
+        server.client.flushall()
+        server.client.set(f'flyhoist:lock:{digest}', 'stuck', px=60000)
+        m, messages = new_cache(False, RemoteCache(server.url, wait=0.3))
+        ask(m, 2)
+        print(counts(m), [x[:40] for x in messages if 'waited' in x])
+        # CHECK-NEXT: compiled 1, disk 0, remote 0 ['warning: waited 0.3 s for another node t']
+
         # CHECK-LABEL: killed mid-run
         print('killed mid-run')
         g, messages = new_cache(False, server.url)
