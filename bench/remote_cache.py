@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """A fleet sharing compiles through the remote cache (Redis).
 
 N processes (nodes), each with a disk cache of its own, compile the bundled
@@ -19,7 +19,8 @@ hit a Redis read and the hash check).
                         [--kernel FILE ...] [--quick]
 
 --quick: 2 processes, 8 widths, the gather kernel only. A redis-server of
-its own runs on a free loopback port (Debian's redis-server).
+its own runs on a free loopback port (Debian's redis-server). Run it with
+/usr/bin/python3 (its shebang), which has Debian's python3-redis.
 """
 
 import argparse
