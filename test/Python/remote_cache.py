@@ -124,10 +124,11 @@ def driver(tmp):
         print('compiled in all:', sum(r['compiled'] for r in results),
               'remote hits:', sum(r['remote_hits'] for r in results),
               'one object:', len({r['object'] for r in results}) == 1)
-        print('waited for the lock:', sum(r['waited'] for r in results) >= 1)
         print('locks left:', server.client.keys('flyhoist:lock:*'))
         # CHECK-NEXT: compiled in all: 1 remote hits: 3 one object: True
-        # CHECK-NEXT: waited for the lock: True
+        # (Whether a node waited on the lock or came after the value was
+        # stored depends on timing; either way one compile. Waiting itself
+        # is checked with a lock held by the test, below.)
         # CHECK-NEXT: locks left: []
 
         # CHECK-LABEL: ttl
