@@ -7,6 +7,10 @@ packages=(
   cmake ninja-build g++ python3
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22
   clang-22 libclang-rt-22-dev clang-format-22
+  # The remote cache (python/flyhoist/remote.py) and its tests: the client
+  # for /usr/bin/python3, which lit runs the Python tests that need it
+  # under (%python), and a server the tests start on a free port.
+  python3-redis redis-server
 )
 
 missing=()

@@ -33,6 +33,7 @@
 #define FLYHOIST_C_FLYHOIST_H
 
 #include "mlir-c/IR.h"
+#include "mlir-c/Pass.h"
 #include "mlir-c/Support.h"
 
 #include "flyhoist-c/Dialect/Spec.h"
@@ -48,7 +49,7 @@ extern "C" {
 /// compatible; a newer minor version only adds functions.
 #define FLYHOIST_CAPI_VERSION_MAJOR 1
 /// Minor version of this API.
-#define FLYHOIST_CAPI_VERSION_MINOR 0
+#define FLYHOIST_CAPI_VERSION_MINOR 1
 
 /// Returns the API version of the loaded library as (major << 16) | minor,
 /// for hosts that load it dynamically (ctypes) and check the major version.
@@ -102,6 +103,23 @@ MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintManifest(
 /// `gpuModule` is not a `gpu.module`.
 MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintFingerprint(
     MlirOperation gpuModule, MlirStringCallback callback, void *userData);
+
+/// Since 1.1: passes the chips the lowering pipelines accept for `kind`
+/// ("amdgpu" for flyhoist-amdgpu-pipeline, "nvvm" for flyhoist-nvvm-pipeline)
+/// to `callback`, one name per line, in the order gfx90a, gfx942, gfx1030;
+/// they are the processors LLVM's backend knows. Fails for another `kind`.
+MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintKnownChips(
+    MlirStringRef kind, MlirStringCallback callback, void *userData);
+
+/// Since 1.1: mlirParsePassPipeline, except that what LLVM's option parser
+/// writes to stderr while parsing (a bad option value: "'banana' value
+/// invalid for uint argument!") reaches `callback` with the other errors.
+/// It is taken from file descriptor 2 for the length of the parse, under a
+/// lock, so a host's own writes to stderr from another thread during that
+/// moment land in the error text as well.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+flyhoistParsePassPipeline(MlirOpPassManager passManager, MlirStringRef pipeline,
+                          MlirStringCallback callback, void *userData);
 
 #ifdef __cplusplus
 }

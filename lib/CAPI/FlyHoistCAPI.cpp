@@ -29,8 +29,13 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdio>
 #include <mutex>
 #include <string>
+
+#ifndef _WIN32
+#include <unistd.h>
+#endif
 
 using namespace mlir;
 using namespace mlir::flyhoist;
@@ -68,6 +73,66 @@ bool isOnlyTheHoistingPass(OpPassManager &pm) {
   auto passes = pm.getPasses();
   return std::distance(passes.begin(), passes.end()) == 1 &&
          passes.begin()->getArgument() == "hoist-stride-specialization";
+}
+
+/// Runs `fn` and returns what was written to file descriptor 2 meanwhile.
+/// LLVM's command-line option parser reports a bad option value
+/// ("'banana' value invalid for uint argument!") on llvm::errs() only, not
+/// on the stream a pass pipeline parser is given; this is how that reason
+/// reaches the caller's error. Serialized, as stderr is one per process;
+/// without a temporary file, `fn` just runs and nothing is captured.
+template <typename Fn> std::string captureStderr(Fn fn) {
+#ifdef _WIN32
+  fn();
+  return {};
+#else
+  static std::mutex mutex;
+  std::lock_guard<std::mutex> lock(mutex);
+  llvm::errs().flush();
+  std::fflush(stderr);
+  std::FILE *sink = std::tmpfile();
+  int saved = sink ? dup(2) : -1;
+  if (saved < 0 || dup2(fileno(sink), 2) < 0) {
+    if (saved >= 0)
+      close(saved);
+    if (sink)
+      std::fclose(sink);
+    fn();
+    return {};
+  }
+  fn();
+  llvm::errs().flush();
+  std::fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  std::string captured;
+  std::rewind(sink);
+  char buffer[4096];
+  for (size_t n; (n = std::fread(buffer, 1, sizeof(buffer), sink)) > 0;)
+    captured.append(buffer, n);
+  std::fclose(sink);
+  return captured;
+#endif
+}
+
+/// Appends the text of a MlirStringCallback to a std::string.
+void appendToString(MlirStringRef text, void *userData) {
+  static_cast<std::string *>(userData)->append(text.data, text.length);
+}
+
+/// The LLVM option parser's lines ("for the -O option: 'banana' value
+/// invalid for uint argument!") without the program name it prefixes.
+std::string optionParserErrors(StringRef captured) {
+  std::string result;
+  SmallVector<StringRef> lines;
+  captured.split(lines, '\n', -1, /*KeepEmpty=*/false);
+  for (StringRef line : lines) {
+    size_t at = line.find(": for the ");
+    if (at != StringRef::npos)
+      line = line.drop_front(at + 2);
+    result += (result.empty() ? "" : "\n") + line.trim().str();
+  }
+  return result;
 }
 
 } // namespace
@@ -116,7 +181,11 @@ MlirLogicalResult flyhoistHoistStrideSpecialization(MlirOperation op,
       ("builtin.module(hoist-stride-specialization{" + optionText + "})").str();
   std::string parseErrors;
   llvm::raw_string_ostream parseStream(parseErrors);
-  FailureOr<OpPassManager> parsed = parsePassPipeline(pipeline, parseStream);
+  FailureOr<OpPassManager> parsed = failure();
+  std::string optionErrors = optionParserErrors(captureStderr(
+      [&] { parsed = parsePassPipeline(pipeline, parseStream); }));
+  if (!optionErrors.empty())
+    parseErrors = optionErrors + "\n" + parseErrors;
   if (failed(parsed) || !isOnlyTheHoistingPass(*parsed)) {
     InFlightDiagnostic diag = module.emitError()
                               << "invalid options for "
@@ -146,6 +215,35 @@ MlirLogicalResult flyhoistPrintManifest(MlirOperation op,
         << unwrap(op)->getName() << "'";
     return mlirLogicalResultFailure();
   }
+  // Lowering replaces each gpu.module, with the records its kernels carry,
+  // by a gpu.binary: a module hoisted and lowered in one pipeline has
+  // nothing left to read. Say so instead of returning empty lists.
+  bool hasGPUModule = false;
+  SmallVector<Operation *> binaries;
+  module.walk([&](Operation *nested) {
+    if (isa<gpu::GPUModuleOp>(nested))
+      hasGPUModule = true;
+    else if (nested->getName().getStringRef() == "gpu.binary")
+      binaries.push_back(nested);
+  });
+  if (!binaries.empty()) {
+    const char *how =
+        "; read the manifest between hoisting and lowering (two pipelines, "
+        "flyhoistPrintManifest in between) or pass manifest=<file> to "
+        "hoist-stride-specialization, which writes it as the pass ends";
+    if (!hasGPUModule) {
+      binaries.front()->emitError(
+          "no manifest: the module is lowered (gpu.binary, no gpu.module), "
+          "and what was hoisted was recorded on the gpu.modules lowering "
+          "replaced")
+          << how;
+      return mlirLogicalResultFailure();
+    }
+    for (Operation *binary : binaries)
+      binary->emitWarning("the kernels of this gpu.binary are not in the "
+                          "manifest: it was lowered")
+          << how;
+  }
   mlir::detail::CallbackOstream stream(callback, userData);
   stream << renderManifestJSON(module);
   stream.flush();
@@ -167,4 +265,40 @@ MlirLogicalResult flyhoistPrintFingerprint(MlirOperation op,
   stream << fingerprintGPUModule(gpuModule);
   stream.flush();
   return mlirLogicalResultSuccess();
+}
+
+MlirLogicalResult flyhoistPrintKnownChips(MlirStringRef kind,
+                                          MlirStringCallback callback,
+                                          void *userData) {
+  std::vector<std::string> chips = getKnownChips(unwrap(kind));
+  if (chips.empty())
+    return mlirLogicalResultFailure();
+  mlir::detail::CallbackOstream stream(callback, userData);
+  for (const std::string &chip : chips)
+    stream << chip << "\n";
+  stream.flush();
+  return mlirLogicalResultSuccess();
+}
+
+MlirLogicalResult flyhoistParsePassPipeline(MlirOpPassManager passManager,
+                                            MlirStringRef pipeline,
+                                            MlirStringCallback callback,
+                                            void *userData) {
+  std::string errors;
+  MlirLogicalResult result = mlirLogicalResultFailure();
+  std::string captured = captureStderr([&] {
+    result =
+        mlirParsePassPipeline(passManager, pipeline, appendToString, &errors);
+  });
+  if (mlirLogicalResultIsSuccess(result)) {
+    // Not an error: give it back to stderr, where it was going.
+    llvm::errs() << captured;
+    return result;
+  }
+  std::string optionErrors = optionParserErrors(captured);
+  std::string text =
+      optionErrors.empty() ? errors : optionErrors + "\n" + errors;
+  if (!text.empty())
+    callback(mlirStringRefCreate(text.data(), text.size()), userData);
+  return result;
 }

@@ -14,6 +14,17 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <algorithm>
+#include <memory>
+#include <mutex>
+
 using namespace mlir;
 using namespace mlir::flyhoist;
 
@@ -86,14 +97,94 @@ void mlir::flyhoist::buildNVVMPipeline(OpPassManager &pm,
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
+std::vector<std::string> mlir::flyhoist::getKnownChips(StringRef kind) {
+  StringRef tripleName = llvm::StringSwitch<StringRef>(kind)
+                             .Case("amdgpu", "amdgcn-amd-amdhsa")
+                             .Case("nvvm", "nvptx64-nvidia-cuda")
+                             .Default("");
+  if (tripleName.empty())
+    return {};
+  // gpu-module-to-binary initializes the backends it needs the same way.
+  static std::once_flag once;
+  std::call_once(once, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargetMCs();
+  });
+  llvm::Triple triple(tripleName);
+  std::string error;
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!target)
+    return {};
+  std::unique_ptr<llvm::MCSubtargetInfo> info(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!info)
+    return {};
+  std::vector<std::string> chips;
+  for (const llvm::SubtargetSubTypeKV &processor :
+       info->getAllProcessorDescriptions())
+    chips.emplace_back(processor.Key);
+  // gfx90a before gfx1030 before gfx1100, sm_90 before sm_100.
+  std::sort(chips.begin(), chips.end(),
+            [](const std::string &a, const std::string &b) {
+              return StringRef(a).compare_numeric(b) < 0;
+            });
+  return chips;
+}
+
+LogicalResult mlir::flyhoist::verifyChip(
+    StringRef kind, StringRef chip,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  std::vector<std::string> known = getKnownChips(kind);
+  // Without the backend there is nothing to check against; the lowering
+  // reports the missing target itself.
+  if (known.empty() ||
+      std::find(known.begin(), known.end(), chip) != known.end())
+    return success();
+  std::string list;
+  for (const std::string &name : known)
+    list += (list.empty() ? "" : ", ") + name;
+  return errorHandler("unknown " + kind + " chip '" + chip +
+                      "'; LLVM " LLVM_VERSION_STRING " knows: " + list);
+}
+
+/// Registers a pipeline whose options are checked before it is built: the
+/// option parser's own checks, then the chip. PassPipelineRegistration has
+/// no way to fail after parsing.
+template <typename Options>
+static void registerCheckedPipeline(StringRef argument, StringRef description,
+                                    StringRef kind,
+                                    void (*build)(OpPassManager &,
+                                                  const Options &)) {
+  registerPassPipeline(
+      argument, description,
+      [kind, build](OpPassManager &pm, StringRef text,
+                    function_ref<LogicalResult(const Twine &)> errorHandler) {
+        Options options;
+        std::string errors;
+        llvm::raw_string_ostream stream(errors);
+        if (failed(options.parseFromString(text, stream))) {
+          StringRef message = StringRef(errors).trim();
+          return message.empty() ? failure() : errorHandler(message);
+        }
+        if (failed(verifyChip(kind, options.chip, errorHandler)))
+          return failure();
+        build(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> handler) {
+        handler(Options());
+      });
+}
+
 void mlir::flyhoist::registerFlyHoistPipelines() {
-  PassPipelineRegistration<AMDGPUPipelineOptions>(
+  registerCheckedPipeline<AMDGPUPipelineOptions>(
       "flyhoist-amdgpu-pipeline",
       "Lower upstream GPU IR to AMDGPU code objects in gpu.binary "
       "(chip=gfx942|gfx950 format=bin|isa toolkit=...)",
-      buildAMDGPUPipeline);
-  PassPipelineRegistration<NVVMPipelineOptions>(
+      "amdgpu", buildAMDGPUPipeline);
+  registerCheckedPipeline<NVVMPipelineOptions>(
       "flyhoist-nvvm-pipeline",
       "Lower upstream GPU IR to PTX in gpu.binary (chip=sm_90 format=isa)",
-      buildNVVMPipeline);
+      "nvvm", buildNVVMPipeline);
 }

@@ -8,6 +8,7 @@ value, which ctypes does for foreign functions and callbacks alike.
 import ctypes
 import glob
 import os
+import re
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
@@ -88,6 +89,9 @@ _SIGNATURES = {
     'flyhoistHoistStrideSpecialization': (_R, [MlirOperation, _S]),
     'flyhoistPrintManifest': (_R, [MlirOperation, MlirStringCallback, _V]),
     'flyhoistPrintFingerprint': (_R, [MlirOperation, MlirStringCallback, _V]),
+    'flyhoistPrintKnownChips': (_R, [_S, MlirStringCallback, _V]),
+    'flyhoistParsePassPipeline': (_R, [MlirOpPassManager, _S,
+                                       MlirStringCallback, _V]),
     # registration
     'mlirDialectRegistryCreate': (MlirDialectRegistry, []),
     'mlirDialectRegistryDestroy': (None, [MlirDialectRegistry]),
@@ -150,18 +154,60 @@ _SIGNATURES = {
 }
 
 
-def find_library(explicit=None):
-    """The library: `explicit`, $FLYHOIST_CAPI_LIB, else a build tree of
-    this checkout (build*/lib)."""
+_SANITIZER_NAME = re.compile(r'(^|[-_.])(a|ub|t|m|hwa)?san(itize[dr]?)?'
+                             r'($|[-_.])', re.IGNORECASE)
+
+
+def is_sanitizer_build(build_dir):
+    """Whether `build_dir` is a sanitized build (scripts/sanitize.sh's
+    build-asan): by its name, or by its CMakeCache.txt. Its library needs
+    the sanitizer runtime loaded first, which a plain python3 does not do."""
+    if _SANITIZER_NAME.search(os.path.basename(os.path.normpath(build_dir))):
+        return True
+    try:
+        with open(os.path.join(build_dir, 'CMakeCache.txt'),
+                  errors='replace') as f:
+            cache = f.read()
+    except OSError:
+        return False
+    return 'FLYHOIST_SANITIZE:BOOL=ON' in cache or '-fsanitize=address' in \
+        cache
+
+
+def library_candidates(explicit=None):
+    """Where the package looks, in order (docs/INTEGRATION.md):
+    `explicit`, $FLYHOIST_CAPI_LIB, $FLYHOIST_BUILD_DIR/lib, the checkout's
+    build/lib, then its other build*/lib folders by name. The build folders
+    are searched only when they are not sanitized builds; a sanitized
+    library is loaded only when named (the first two)."""
     candidates = [explicit, os.environ.get('FLYHOIST_CAPI_LIB')]
-    candidates += sorted(glob.glob(os.path.join(ROOT, 'build*', 'lib',
-                                                LIBRARY_NAME)))
-    for path in candidates:
-        if path and os.path.exists(path):
+    builds = []
+    if os.environ.get('FLYHOIST_BUILD_DIR'):
+        builds.append(os.environ['FLYHOIST_BUILD_DIR'])
+    builds.append(os.path.join(ROOT, 'build'))
+    builds += sorted(glob.glob(os.path.join(ROOT, 'build?*')))
+    for build in builds:
+        if not is_sanitizer_build(build):
+            candidates.append(os.path.join(build, 'lib', LIBRARY_NAME))
+    return [c for c in candidates if c]
+
+
+def find_library(explicit=None):
+    """The library: the first of library_candidates() that exists."""
+    for path in library_candidates(explicit):
+        if os.path.exists(path):
             return path
+    sanitized = [b for b in glob.glob(os.path.join(ROOT, 'build*'))
+                 if is_sanitizer_build(b) and
+                 os.path.exists(os.path.join(b, 'lib', LIBRARY_NAME))]
+    hint = ''
+    if sanitized:
+        hint = (f'; {", ".join(sorted(sanitized))} is a sanitized build, '
+                f'used only when named by FLYHOIST_CAPI_LIB (with the '
+                f'sanitizer runtime preloaded)')
     raise LibraryNotFound(
         f'{LIBRARY_NAME} not found: build the project (ninja -C build '
-        f'FlyHoistMLIRCAPI) or set FLYHOIST_CAPI_LIB')
+        f'FlyHoistMLIRCAPI) or set FLYHOIST_CAPI_LIB{hint}')
 
 
 class Library:

@@ -37,8 +37,10 @@ import sys
 import tempfile
 import threading
 
-from .ir import Context, Target
+from . import _objects
+from .ir import CompileError, Context, Target
 from .params import type_bounds
+from .remote import RemoteCache, from_setting as _remote_from_setting
 from .retire import ModuleRetirer, ResidentModules
 
 try:
@@ -139,6 +141,7 @@ class Variant:
         self.params = dict(params)
         self.manifest = manifest
         self.specialized = specialized
+        self.why_specialized = None  # a reason other than the manifest's
         self.okey = None
         self.objects = None
         self.kernels = {}      # symbol -> [HoistedArgument] by argument
@@ -194,6 +197,8 @@ class Variant:
 
     def why_not_hoisted(self, name, values, args):
         """Why a new value of `name` needed a compile (recompile log)."""
+        if self.why_specialized:
+            return self.why_specialized
         if name in self.kept:
             _, entry = self.kept[name]
             return (f'kept specialized: {entry.get("reason", "?")} at '
@@ -274,15 +279,42 @@ class Launch:
 # The on-disk cache
 # --------------------------------------------------------------------------
 
-_MAGIC = b'FLYHOIST-OBJECTS 1\n'
-
-
 def default_cache_dir():
+    """FLYHOIST_CACHE_DIR, $XDG_CACHE_HOME/flyhoist or ~/.cache/flyhoist;
+    None when there is no home to put it in."""
     explicit = os.environ.get('FLYHOIST_CACHE_DIR')
     if explicit:
         return explicit
-    base = os.environ.get('XDG_CACHE_HOME') or os.path.expanduser('~/.cache')
+    base = os.environ.get('XDG_CACHE_HOME')
+    if not base:
+        # Without HOME Python asks the password database; without an entry
+        # there it returns '~' as is, which is no folder to create.
+        base = os.path.expanduser('~/.cache')
+        if base.startswith('~'):
+            return None
     return os.path.join(base, 'flyhoist')
+
+
+_umask_lock = threading.Lock()
+
+
+def _umask():
+    """The process umask, without changing it where Linux says it."""
+    try:
+        with open('/proc/self/status') as f:
+            for line in f:
+                if line.startswith('Umask:'):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    with _umask_lock:
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
+
+
+def _stderr_warning(key, message):
+    print(f'[flyhoist] warning: {message}', file=sys.stderr, flush=True)
 
 
 class DiskCache:
@@ -291,13 +323,28 @@ class DiskCache:
     A file is written to a temporary name in the same folder and renamed
     over the final one (atomic on POSIX), so a reader sees all of an entry
     or none; its header carries each object's SHA-256, so a damaged file is
-    a miss, never a wrong object.
+    a miss, never a wrong object. Files get the mode the process umask gives
+    a new file (0o666 & ~umask), so a cache shared by a group stays shared.
+
+    It never raises: a folder that cannot be made, read or written (no home,
+    a read-only file system, a file where a folder should be, an object path
+    that is a folder) makes the cache miss or skip the write, and
+    `warn(key, message)` is told once per kind of trouble.
     """
 
-    def __init__(self, root):
+    def __init__(self, root, warn=None):
         self.root = root
-        os.makedirs(os.path.join(root, 'objects'), exist_ok=True)
-        os.makedirs(os.path.join(root, 'locks'), exist_ok=True)
+        self._warn = warn or _stderr_warning
+        for sub in ('objects', 'locks'):
+            try:
+                os.makedirs(os.path.join(root, sub), exist_ok=True)
+            except OSError as error:
+                self._trouble(f'create {sub}/', error)
+
+    def _trouble(self, what, error):
+        self._warn('disk', f'the disk cache {self.root} is not usable '
+                           f'({what}: {error}); code objects are compiled '
+                           f'and kept in memory only')
 
     def _path(self, digest):
         return os.path.join(self.root, 'objects', digest[:2],
@@ -309,62 +356,63 @@ class DiskCache:
                 data = f.read()
         except OSError:
             return None
-        if not data.startswith(_MAGIC):
-            return None
-        header_end = data.find(b'\n', len(_MAGIC))
-        try:
-            header = json.loads(data[len(_MAGIC):header_end])
-            offset, objects = header_end + 1, {}
-            for symbol, size, sha in header['objects']:
-                payload = data[offset:offset + size]
-                if len(payload) != size or \
-                        hashlib.sha256(payload).hexdigest() != sha:
-                    return None
-                objects[symbol] = payload
-                offset += size
-        except (ValueError, KeyError, TypeError):
-            return None
-        return objects
+        return _objects.decode(data, digest)
 
     def put(self, digest, objects):
+        """Writes the entry; False (after a warning) when it cannot."""
         path = self._path(digest)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        header = {'objects': [[s, len(b), hashlib.sha256(b).hexdigest()]
-                              for s, b in sorted(objects.items())]}
-        fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path),
-                                         prefix='.tmp-')
+        temporary = None
         try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path),
+                                             prefix='.tmp-')
             with os.fdopen(fd, 'wb') as f:
-                f.write(_MAGIC + json.dumps(header).encode() + b'\n')
-                for _, payload in sorted(objects.items()):
-                    f.write(payload)
+                f.write(_objects.encode(objects, digest))
                 f.flush()
+                # mkstemp makes 0600 files whatever the umask.
+                os.fchmod(f.fileno(), 0o666 & ~_umask())
                 os.fsync(f.fileno())
             os.replace(temporary, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temporary)
-            raise
+            return True
+        except OSError as error:
+            if temporary is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
+            self._trouble(f'write {os.path.relpath(path, self.root)}', error)
+            return False
 
     @contextlib.contextmanager
     def lock(self, digest):
-        """Held while one process checks, compiles and writes `digest`."""
+        """Held while one process checks, compiles and writes `digest`.
+        Without a lock file (a read-only cache) it is not held, and two
+        processes may compile the same key."""
         if fcntl is None:
             yield
             return
         path = os.path.join(self.root, 'locks', digest + '.lock')
-        with open(path, 'a') as f:
+        try:
+            f = open(path, 'a')
+        except OSError as error:
+            self._trouble('open a lock file', error)
+            yield
+            return
+        with f:
+            locked = False
             while True:
                 try:
                     fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+                    locked = True
                     break
-                except OSError as error:  # interrupted
-                    if error.errno != errno.EINTR:
-                        raise
+                except OSError as error:
+                    if error.errno != errno.EINTR:  # not just interrupted
+                        self._trouble('lock', error)
+                        break
             try:
                 yield
             finally:
-                fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+                if locked:
+                    with contextlib.suppress(OSError):
+                        fcntl.flock(f.fileno(), fcntl.LOCK_UN)
 
 
 # --------------------------------------------------------------------------
@@ -392,6 +440,8 @@ class KernelCache:
     options:   the pass's option string ('divisibility=16 ...')
     cache_dir: the on-disk cache (None: FLYHOIST_CACHE_DIR or
                ~/.cache/flyhoist; False: none)
+    remote:    the remote cache (remote.py): a redis:// URL or a
+               RemoteCache; None: FLYHOIST_REMOTE_CACHE if set; False: none
     loader:    loader(objects) -> a loaded module (Launch.module_for)
     capacity:  how many loaded modules stay resident (None: all)
     backend:   the stream/event backend of the retirer (retire.py)
@@ -399,14 +449,24 @@ class KernelCache:
 
     def __init__(self, target, options='', cache_dir=None, loader=None,
                  capacity=None, backend=None, retirer=None, context=None,
-                 log=None):
+                 log=None, remote=None):
         self.target = target if isinstance(target, Target) else Target(target)
         self.options = options
         self._context = context
-        if cache_dir is False:
-            self.disk = None
-        else:
-            self.disk = DiskCache(cache_dir or default_cache_dir())
+        self._user_log = log
+        self._warned = set()
+        self.warnings = []
+        self.disk = None
+        if cache_dir is not False:
+            root = cache_dir or default_cache_dir()
+            if root is None:
+                self._warn('disk', 'no disk cache: HOME is not set and the '
+                                   'user has no home directory; set '
+                                   'FLYHOIST_CACHE_DIR to share compiles '
+                                   'between processes')
+            else:
+                self.disk = DiskCache(root, warn=self._warn)
+        self.remote = _remote_from_setting(remote, warn=self._warn)
         self.retirer = retirer or (ModuleRetirer(backend) if backend else
                                    None)
         self._owns_retirer = retirer is None and self.retirer is not None
@@ -427,9 +487,21 @@ class KernelCache:
         self._entries = {}     # level-1 key -> [Variant]
         self._last = {}        # kernel -> the last Variant compiled
         self._objects = {}     # level-2 key -> {symbol: bytes}
-        self.traced = self.compiled = self.disk_hits = 0
+        self._unlowerable = {}  # level-2 key -> its CompileError
+        self.traced = self.compiled = self.disk_hits = self.remote_hits = 0
         self.hits = self.misses = 0
+        self.specialized_after_failure = 0
         self.recompiles = []
+
+    def _warn(self, key, message):
+        """Warns once per `key`: on stderr, and to the `log` given."""
+        if key in self._warned:
+            return
+        self._warned.add(key)
+        self.warnings.append(message)
+        print(f'[flyhoist] warning: {message}', file=sys.stderr, flush=True)
+        if self._user_log is not None:
+            self._user_log(f'warning: {message}')
 
     @property
     def context(self):
@@ -482,11 +554,52 @@ class KernelCache:
                     variant = Variant(kernel, params, {'kernels': []},
                                       set(params), specialized=True)
                 fingerprints = module.fingerprints()
-                origin = self._attach_objects(variant, module, fingerprints)
+                try:
+                    origin = self._attach_objects(variant, module,
+                                                  fingerprints)
+                except CompileError as error:
+                    if variant.specialized:
+                        raise
+                    # Hoisting must not turn a kernel that compiles into
+                    # one that does not: bake the values in instead.
+                    module.close()
+                    module = context.parse(text, source)
+                    variant, origin = self._specialize_after_failure(
+                        kernel, params, module, variant, error)
             finally:
                 module.close()
             self._record(kernel, variant, params, args, origin)
             return Launch(self, variant, params)
+
+    def _specialize_after_failure(self, kernel, params, module, hoisted,
+                                  error):
+        """The kernel compiled fully specialized for `params`, after its
+        hoisted form failed to lower with `error`; logged with the reason."""
+        module.run_pipeline('builtin.module(materialize-specialization)')
+        variant = Variant(kernel, params, {'kernels': []}, set(params),
+                          specialized=True)
+        variant.why_specialized = 'kept specialized: its hoisted form does ' \
+                                  'not lower'
+        origin = self._attach_objects(variant, module, module.fingerprints())
+        self.specialized_after_failure += 1
+        key = ('lowering', hoisted.okey)
+        if key not in self._warned:
+            # Said once per hoisted module; later values of the kernel
+            # show in the recompile log with the short reason.
+            reason = next((line for line in error.diagnostics
+                           if ': error: ' in line),
+                          str(error).split('\n')[0])
+            values = ', '.join(f'{n!r} = {v}'
+                               for n, v in sorted(params.items()))
+            message = (f'compiled {hoisted.symbol_for(None)} fully '
+                       f'specialized ({values}): its hoisted form does not '
+                       f'lower: {reason}')
+            self.recompiles.append(message)
+            # A warning goes to stderr and to the log given: where the
+            # recompile log goes either way.
+            self._warn(key, f'{message}; every new value of its hoisted '
+                            f'parameters compiles again')
+        return variant, origin
 
     def _known_hoisted(self, kernel):
         return self._hoisted_names.get(kernel, frozenset())
@@ -545,29 +658,56 @@ class KernelCache:
         if objects is not None:
             variant.objects = objects
             return 'memory'
+        failed = self._unlowerable.get(okey)
+        if failed is not None:
+            raise failed  # this module failed to lower before
         # The library's revision names the LLVM that makes the objects.
         digest = hashlib.sha256(json.dumps(
             [self.context.lib.revision, okey]).encode()).hexdigest()
-        origin = 'the disk cache'
-        if self.disk is not None:
-            objects = self.disk.get(digest)
-        if objects is None:
-            lock = self.disk.lock(digest) if self.disk else \
-                contextlib.nullcontext()
-            with lock:
-                # Another process may have compiled it while we waited.
-                objects = self.disk.get(digest) if self.disk else None
-                if objects is None:
-                    objects = module.compile(self.target)
-                    self.compiled += 1
-                    origin = 'compiled'
-                    if self.disk is not None:
-                        self.disk.put(digest, objects)
-        if origin != 'compiled':
+        try:
+            objects, origin = self._level2(digest, module)
+        except CompileError as error:
+            self._unlowerable[okey] = error
+            raise
+        if origin == 'the disk cache':
             self.disk_hits += 1
+        elif origin == 'the remote cache':
+            self.remote_hits += 1
         self._objects[okey] = objects
         variant.objects = objects
         return origin
+
+    def _level2(self, digest, module):
+        """(objects, origin) from the disk cache, the remote cache or a
+        compile, in that order, with the disk lock (processes of this
+        machine) and the remote lock (other machines) held around the
+        compile. A cache that fails is a miss; the compile is kept in
+        memory whatever the caches do."""
+        disk, remote = self.disk, self.remote
+        objects = disk.get(digest) if disk else None
+        if objects is not None:
+            return objects, 'the disk cache'
+        with disk.lock(digest) if disk else contextlib.nullcontext():
+            # Another process may have compiled it while we waited.
+            objects = disk.get(digest) if disk else None
+            if objects is not None:
+                return objects, 'the disk cache'
+            objects = remote.get(digest) if remote else None
+            if objects is None:
+                with remote.lock(digest) if remote else \
+                        contextlib.nullcontext() as found:
+                    objects = found
+                    if objects is None:
+                        objects = module.compile(self.target)
+                        self.compiled += 1
+                        if disk:
+                            disk.put(digest, objects)
+                        if remote:
+                            remote.put(digest, objects)
+                        return objects, 'compiled'
+            if disk:
+                disk.put(digest, objects)
+            return objects, 'the remote cache'
 
     # -- shutdown -------------------------------------------------------------
 

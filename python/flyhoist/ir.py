@@ -235,7 +235,9 @@ class Module:
             pm = lib.mlirPassManagerCreate(self.context.handle)
             try:
                 errors = _Collector()
-                parsed = lib.mlirParsePassPipeline(
+                # flyhoistParsePassPipeline: mlirParsePassPipeline with the
+                # option parser's reason (a bad value) in the error text.
+                parsed = lib.flyhoistParsePassPipeline(
                     lib.mlirPassManagerGetAsOpPassManager(pm),
                     _capi.MlirStringRef.of(pipeline), errors.callback, None)
                 if not parsed.value:
@@ -326,25 +328,48 @@ class Module:
         self.close()
 
 
+_known_chips = {}
+
+
+def known_chips(kind):
+    """The chips the lowering pipeline of `kind` ('amdgpu' or 'nvvm')
+    accepts: the processors LLVM's backend knows, as the C API reports them
+    (flyhoistPrintKnownChips), so the package and the pipelines share one
+    list. Empty when the library has no such backend."""
+    if kind not in _known_chips:
+        lib = _capi.load()
+        out = _Collector()
+        ok = lib.flyhoistPrintKnownChips(_capi.MlirStringRef.of(kind),
+                                         out.callback, None).value
+        _known_chips[kind] = tuple(out.text().split()) if ok else ()
+    return _known_chips[kind]
+
+
 class Target:
     """Where code objects are made for: a chip and its fly-opt pipeline.
 
     `Target('gfx942')` -> flyhoist-amdgpu-pipeline, HSA code object (`bin`);
     `Target('sm_90')` -> flyhoist-nvvm-pipeline, PTX (`isa`).
+    A chip LLVM does not know raises ValueError naming the known ones (LLVM
+    would abort the process for an AMDGPU one, or write PTX for it).
     """
 
     def __init__(self, chip, fmt=None, options=''):
-        if chip.startswith('gfx'):
-            self.kind, self.pipeline_name = 'amdgpu', 'flyhoist-amdgpu-pipeline'
-            fmt = fmt or 'bin'
-        elif chip.startswith('sm_'):
+        if not isinstance(chip, str) or not chip or \
+                not all(c.isalnum() or c in '_-' for c in chip):
+            raise ValueError(f'bad chip name {chip!r}')
+        if chip.startswith('sm_'):
             self.kind, self.pipeline_name = 'nvvm', 'flyhoist-nvvm-pipeline'
             fmt = fmt or 'isa'
         else:
-            raise ValueError(f'unknown chip {chip!r} (gfx942, gfx950, sm_90, '
-                             f'...)')
-        if not all(c.isalnum() or c == '_' for c in chip):
-            raise ValueError(f'bad chip name {chip!r}')
+            self.kind, self.pipeline_name = 'amdgpu', 'flyhoist-amdgpu-pipeline'
+            fmt = fmt or 'bin'
+        known = known_chips(self.kind)
+        if known and chip not in known:
+            if not chip.startswith(('gfx', 'sm_')):
+                known = known_chips('amdgpu') + known_chips('nvvm')
+            raise ValueError(f'unknown chip {chip!r}; the known chips are '
+                             f'{", ".join(known)}')
         self.chip, self.format, self.options = chip, fmt, options
 
     def pipeline(self):

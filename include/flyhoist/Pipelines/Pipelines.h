@@ -14,6 +14,7 @@
 #include "mlir/Pass/PassOptions.h"
 
 #include <string>
+#include <vector>
 
 namespace mlir::flyhoist {
 
@@ -71,6 +72,21 @@ void buildAMDGPUPipeline(OpPassManager &pm,
 /// Lowers every `gpu.module` to NVVM and serializes it into a `gpu.binary`
 /// (PTX by default) for `options.chip`.
 void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &options);
+
+/// The processor names LLVM's backend knows for `kind` ("amdgpu": the
+/// amdgcn-amd-amdhsa processors, gfx942 and the like; "nvvm": the
+/// nvptx64-nvidia-cuda ones, sm_90 and the like), sorted. Empty when `kind`
+/// is neither or LLVM was built without that backend. This is the one list
+/// of known chips: the pipelines check their `chip=` against it and the C
+/// API hands it to hosts (flyhoistPrintKnownChips).
+std::vector<std::string> getKnownChips(StringRef kind);
+
+/// Fails, with an error through `errorHandler` that names the known chips,
+/// when `chip` is not one LLVM's backend for `kind` knows. LLVM itself would
+/// abort the process (AMDGPU) or write PTX for a made-up target (NVPTX).
+LogicalResult
+verifyChip(StringRef kind, StringRef chip,
+           function_ref<LogicalResult(const Twine &)> errorHandler);
 
 /// Registers `flyhoist-amdgpu-pipeline` and `flyhoist-nvvm-pipeline`.
 void registerFlyHoistPipelines();

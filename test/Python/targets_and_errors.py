@@ -1,0 +1,104 @@
+# Errors a frontend author meets first, as Python exceptions with their
+# reasons: an unknown chip (named with the known ones, before LLVM can abort
+# the process; the list is the one the pipelines check, fly-opt's), a bad
+# option value (the option parser's reason, not only on stderr), and the
+# manifest of a module hoisted and lowered in one pipeline (why it is empty
+# and how to get it).
+# RUN: python3 %s fly-opt 2>%t.err | FileCheck %s
+# RUN: FileCheck %s --check-prefix=STDERR --allow-empty < %t.err
+# STDERR-NOT: {{.}}
+
+import re
+import subprocess
+import sys
+
+from flyhoist import (CompileError, Context, HoistError, KernelCache,
+                      MLIRError, Target, known_chips)
+
+KERNEL = '''module attributes {gpu.container_module} {
+  gpu.module @kernels {
+    gpu.func @scale(%m: memref<?xf32>, %row: index) kernel {
+      %w = spec.param "row_stride" = 64 : index
+      %at = arith.muli %row, %w : index
+      %v = memref.load %m[%at] : memref<?xf32>
+      memref.store %v, %m[%at] : memref<?xf32>
+      gpu.return
+    }
+  }
+}
+'''
+
+# CHECK-LABEL: chips
+print('chips')
+for chip in ('gfx9999', 'sm_999', 'banana', 'gfx942;x'):
+    for make in (Target, lambda c: KernelCache(c, cache_dir=False)):
+        try:
+            make(chip)
+            print(chip, 'accepted')
+        except ValueError as error:
+            text = str(error)
+            print(chip, 'ValueError:', text[:40], '|',
+                  'gfx942' in text, 'gfx950' in text, 'sm_90' in text)
+# CHECK-NEXT: gfx9999 ValueError: unknown chip 'gfx9999'; the known chips | True True False
+# CHECK-NEXT: gfx9999 ValueError: unknown chip 'gfx9999'; the known chips | True True False
+# CHECK-NEXT: sm_999 ValueError: unknown chip 'sm_999'; the known chips a | False False True
+# CHECK-NEXT: sm_999 ValueError: unknown chip 'sm_999'; the known chips a | False False True
+# CHECK-NEXT: banana ValueError: unknown chip 'banana'; the known chips a | True True True
+# CHECK-NEXT: banana ValueError: unknown chip 'banana'; the known chips a | True True True
+# CHECK-NEXT: gfx942;x ValueError: bad chip name 'gfx942;x' | True False False
+# CHECK-NEXT: gfx942;x ValueError: bad chip name 'gfx942;x' | True False False
+print([Target(c).chip for c in ('gfx942', 'gfx950', 'gfx90a', 'sm_90',
+                                 'sm_80', 'gfx9-generic')])
+# CHECK-NEXT: ['gfx942', 'gfx950', 'gfx90a', 'sm_90', 'sm_80', 'gfx9-generic']
+
+# One list: fly-opt's pipeline error names exactly the chips Python knows.
+fly_opt = sys.argv[1]
+for kind, pipeline, chip in (('amdgpu', 'flyhoist-amdgpu-pipeline', 'gfx9999'),
+                             ('nvvm', 'flyhoist-nvvm-pipeline', 'sm_999')):
+    out = subprocess.run(
+        [fly_opt, f'--pass-pipeline=builtin.module({pipeline}{{chip={chip}}})'],
+        input=KERNEL, capture_output=True, text=True)
+    listed = re.search(r'knows: (.*)', out.stderr)[1].split(', ')
+    print(kind, 'agree:', listed == list(known_chips(kind)), len(listed) > 10,
+          'LLVM ERROR' in out.stderr)
+# CHECK-NEXT: amdgpu agree: True True False
+# CHECK-NEXT: nvvm agree: True True False
+
+# A chip slipped in through the pipeline options is caught by the pipeline.
+context = Context()
+module = context.parse(KERNEL, 'scale.mlir')
+try:
+    module.compile(Target('gfx942', options='chip=gfx9999'))
+except CompileError as error:
+    print('options chip:', str(error).splitlines()[1][:45])
+# CHECK-NEXT: options chip: unknown amdgpu chip 'gfx9999'; LLVM {{.*}}
+
+# CHECK-LABEL: option errors
+print('option errors')
+try:
+    module.hoist('divisibility=banana')
+except HoistError as error:
+    print('hoist:', [l for l in str(error).splitlines() if 'banana' in l][-2])
+try:
+    module.compile(Target('sm_90', options='O=banana'))
+except CompileError as error:
+    print('pipeline:', str(error).splitlines()[1])
+# CHECK-NEXT: hoist: for the --divisibility option: 'banana' value invalid for ulong argument!
+# CHECK-NEXT: pipeline: for the -O option: 'banana' value invalid for uint argument!
+
+# CHECK-LABEL: manifest after lowering
+print('manifest after lowering')
+lowered = context.parse(KERNEL, 'scale.mlir')
+lowered.run_pipeline('builtin.module(hoist-stride-specialization,'
+                     'flyhoist-nvvm-pipeline)')
+try:
+    print(lowered.manifest())
+except MLIRError as error:
+    print(str(error).splitlines()[1])
+# CHECK-NEXT: scale.mlir:2:3: error: no manifest: the module is lowered (gpu.binary, no gpu.module), and what was hoisted was recorded on the gpu.modules lowering replaced; read the manifest between hoisting and lowering (two pipelines, flyhoistPrintManifest in between) or pass manifest=<file> to hoist-stride-specialization, which writes it as the pass ends
+# Two pipelines: the manifest between them has what was hoisted.
+two = context.parse(KERNEL, 'scale.mlir')
+manifest = two.hoist()
+two.run_pipeline('builtin.module(flyhoist-nvvm-pipeline)')
+print('two pipelines:', [h['name'] for h in manifest['kernels'][0]['hoisted']])
+# CHECK-NEXT: two pipelines: ['row_stride']
