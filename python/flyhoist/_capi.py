@@ -88,6 +88,12 @@ _SIGNATURES = {
     'flyhoistHoistStrideSpecialization': (_R, [MlirOperation, _S]),
     'flyhoistPrintManifest': (_R, [MlirOperation, MlirStringCallback, _V]),
     'flyhoistPrintFingerprint': (_R, [MlirOperation, MlirStringCallback, _V]),
+    'flyhoistInferSpecParams': (_R, [
+        MlirOperation, _IP, ctypes.POINTER(MlirOperation), _IP,
+        ctypes.POINTER(MlirStringRef), ctypes.POINTER(ctypes.c_int64),
+        MlirStringCallback, _V]),
+    'flyhoistMatchSpecParams': (_R, [MlirOperation, MlirOperation,
+                                     MlirStringCallback, _V]),
     # registration
     'mlirDialectRegistryCreate': (MlirDialectRegistry, []),
     'mlirDialectRegistryDestroy': (None, [MlirDialectRegistry]),

@@ -37,6 +37,7 @@ import sys
 import tempfile
 import threading
 
+from .infer import Inference
 from .ir import Context, Target
 from .params import type_bounds
 from .retire import ModuleRetirer, ResidentModules
@@ -395,11 +396,13 @@ class KernelCache:
     loader:    loader(objects) -> a loaded module (Launch.module_for)
     capacity:  how many loaded modules stay resident (None: all)
     backend:   the stream/event backend of the retirer (retire.py)
+    infer_params: `trace` may emit plain constants: the values are learned
+               from the traces (infer.py); every new value is traced
     """
 
     def __init__(self, target, options='', cache_dir=None, loader=None,
                  capacity=None, backend=None, retirer=None, context=None,
-                 log=None):
+                 log=None, infer_params=False):
         self.target = target if isinstance(target, Target) else Target(target)
         self.options = options
         self._context = context
@@ -429,6 +432,7 @@ class KernelCache:
         self.traced = self.compiled = self.disk_hits = 0
         self.hits = self.misses = 0
         self.recompiles = []
+        self._inference = Inference(self) if infer_params else None
 
     @property
     def context(self):
@@ -448,6 +452,8 @@ class KernelCache:
             return (kernel, tuple(sorted(params.items())))
 
     def get(self, kernel, params, trace, args=None):
+        if self._inference is not None:
+            return self._inference.get(kernel, params, trace, args)
         variants = self._entries.get(self._key(kernel, params))
         if variants:
             for variant in variants:
@@ -574,6 +580,8 @@ class KernelCache:
         """Unloads every loaded module once its streams are done."""
         if self._resident is not None:
             self._resident.clear()
+        if self._inference is not None:
+            self._inference.close()
         if self._context is not None:
             self._context.close()
             self._context = None
