@@ -284,6 +284,9 @@ FailureOr<SmallVector<InferredParam>>
 mlir::flyhoist::inferSpecParams(Operation *base, ArrayRef<Operation *> others,
                                 ArrayRef<FrontendValue> frontend,
                                 TraceMismatch *mismatchOut, bool emit) {
+  // Called without a pass manager, traces with no spec.param may not have
+  // loaded the dialect the rewrite creates ops of.
+  base->getContext()->getOrLoadDialect<spec::SpecDialect>();
   llvm::MapVector<OpOperand *, UseRecord> uses;
   for (auto [index, other] : llvm::enumerate(others)) {
     unsigned position = index + 1;

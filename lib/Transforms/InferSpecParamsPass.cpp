@@ -37,8 +37,11 @@ struct InferSpecParamsPass
     // dialects they use are loaded outside of a multithreaded run.
     loaded = std::make_shared<Loaded>();
     for (const std::string &path : traces) {
-      OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(
-          path, loaded->sourceMgr, ParserConfig(context));
+      // One source manager per file: the parser reads its main buffer.
+      auto &sourceMgr =
+          loaded->sourceMgrs.emplace_back(std::make_unique<llvm::SourceMgr>());
+      OwningOpRef<ModuleOp> module =
+          parseSourceFile<ModuleOp>(path, *sourceMgr, ParserConfig(context));
       if (!module)
         return emitError(UnknownLoc::get(context))
                << "infer-spec-params: cannot read the trace '" << path << "'";
@@ -136,7 +139,7 @@ struct InferSpecParamsPass
   /// The traces read from files (shared by clones of the pass, which the
   /// pass manager makes after initialize()).
   struct Loaded {
-    llvm::SourceMgr sourceMgr;
+    SmallVector<std::unique_ptr<llvm::SourceMgr>> sourceMgrs;
     SmallVector<OwningOpRef<ModuleOp>> traces;
   };
   std::shared_ptr<Loaded> loaded;
