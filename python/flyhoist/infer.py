@@ -98,7 +98,8 @@ class _Kernel:
     """What inference knows about one kernel."""
 
     def __init__(self):
-        self.first = None      # (values, text) of the first trace
+        self.traces = []       # (values, text) of traces not yet paired:
+                               # the first and the latest ones
         self.template = None   # ir.Module: the inferred, unhoisted template
         self.variant = None    # the template's Variant
         self.names = ()        # the template's parameter names
@@ -158,32 +159,39 @@ class Inference:
                 return state.variant, values
             return self._per_value(kernel, params, module,
                                    self._why(state, values, args))
-        if state.first is None:
-            state.first = (dict(params), text)
+        if not state.traces:
+            state.traces.append((dict(params), text))
             return self._compile(kernel, params, module), dict(params)
         if state.reason is not None:
             return self._per_value(kernel, params, module, state.reason)
-        return self._infer(kernel, state, params, module, args)
+        return self._infer(kernel, state, params, text, module, args)
 
-    def _infer(self, kernel, state, params, module, args):
+    def _infer(self, kernel, state, params, text, module, args):
         cache = self.cache
-        first_values, first_text = state.first
-        first = cache.context.parse(first_text, self._source(kernel))
-        frontend = [(name, [value, first_values[name]])
-                    for name, value in sorted(params.items())
-                    if name in first_values and isinstance(value, int)]
-        try:
-            # The new trace is the base: the template's kept parameters are
-            # baked in at its values, so the template compile serves it.
-            state.inferred = infer_spec_params(module, [first], frontend)
-        except TraceMismatch as mismatch:
-            # Not sticky: the next value is tried against the first trace
-            # again (a value the DSL folds, such as 1, differs in structure
-            # from the others without saying anything about them).
+        # The latest unpaired trace first, then the first one: a value the
+        # DSL folds (x * 1 at width 1) gives a trace of its own structure,
+        # which says nothing about the others.
+        mismatches = []
+        for other_values, other_text in reversed(state.traces):
+            other = cache.context.parse(other_text, self._source(kernel))
+            frontend = [(name, [value, other_values[name]])
+                        for name, value in sorted(params.items())
+                        if name in other_values and isinstance(value, int)]
+            try:
+                # The new trace is the base: the template's kept parameters
+                # are baked in at its values, so its compile serves it.
+                state.inferred = infer_spec_params(module, [other], frontend)
+                break
+            except TraceMismatch as mismatch:
+                mismatches.append(mismatch)
+            finally:
+                other.close()
+        else:
+            # Kept for the next value to pair with: the first trace and
+            # the latest.
+            state.traces = state.traces[:1] + [(dict(params), text)]
             return self._per_value(kernel, params, module,
-                                   f'not inferred: {mismatch.summary()}')
-        finally:
-            first.close()
+                                   f'not inferred: {mismatches[0].summary()}')
         template = module.clone()
         matched = match_spec_params(template, module)
         values = dict(params, **matched)
@@ -192,13 +200,13 @@ class Inference:
         except HoistError as error:
             template.close()
             state.reason = f'not hoisted: {str(error).splitlines()[-1]}'
-            return self._per_value(kernel, params, module, state.reason)
+            return self._per_value_fresh(kernel, params, text, state.reason)
         from .cache import Variant
         variant = Variant(kernel, values, manifest, set(matched))
         if variant.failure(values, args) is not None:
             template.close()
             state.reason = 'the template does not hold for its own values'
-            return self._per_value(kernel, params, module, state.reason)
+            return self._per_value_fresh(kernel, params, text, state.reason)
         cache._attach_objects(variant, module, module.fingerprints())
         state.template, state.variant, state.names = \
             template, variant, tuple(matched)
@@ -223,6 +231,12 @@ class Inference:
         variant = Variant(kernel, params, manifest, ())
         cache._attach_objects(variant, module, module.fingerprints())
         return variant
+
+    def _per_value_fresh(self, kernel, params, text, reason):
+        """_per_value on the trace as the frontend gave it (inference
+        rewrote `module`)."""
+        with self.cache.context.parse(text, self._source(kernel)) as module:
+            return self._per_value(kernel, params, module, reason)
 
     def _per_value(self, kernel, params, module, reason):
         self._log(kernel, params, reason)

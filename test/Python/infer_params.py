@@ -137,5 +137,18 @@ say(f'traced {other.traced}, compiled {other.compiled}',
 # CHECK-NEXT: traced 2, compiled 2 ['bt', 'out', 'seq', 'blk']
 say('recompiles recorded:', len(cache.recompiles), len(other.recompiles))
 # CHECK-NEXT: recompiles recorded: 2 1
-for c in (cache, single, other):
+
+# CHECK-LABEL: a first value of its own structure
+# Width 1 traces differently (the DSL folded x * 1, say): the next width is
+# compiled alone, and the one after pairs with it instead.
+say('a first value of its own structure')
+folded = KernelCache(Target('sm_90'), cache_dir=False, infer_params=True)
+fold = lambda v: kernel_text(v['width'], extra_op=v['width'] == 1)  # noqa
+for w in (1, 5, 9, 13):
+    folded.get('f', {'width': w}, fold)
+# CHECK-NEXT: [flyhoist] compiled f again for width=5: not inferred: traces do not align: 'gpu.return' vs 'arith.addi' at f.mlir:14:7 (f.mlir:14:12 in the other trace)
+say(f'traced {folded.traced}, compiled {folded.compiled}',
+    folded.get('f', {'width': 13}, fold).arguments(RUNTIME))
+# CHECK-NEXT: traced 4, compiled 3 ['bt', 'out', 'seq', 'blk', 52, 13]
+for c in (cache, single, other, folded):
     c.close()
