@@ -11,8 +11,10 @@ unrelated constants at widths 64, 128 and 256): the IR a tracer with no
 flyhoist hook emits. The cache learns the parameters from the traces.
 
 Prints per kernel: traces, compiles (expect 2), the hoisted parameter names,
-whether every launch's hoisted arguments equal the width its own trace baked
-in, and per new width the time of trace + match (a KernelCache.get that
+whether every launch's hoisted arguments are what its own trace baked in
+(the template with its parameters set to the launch's arguments, run through
+the trace's pipeline, prints exactly what the width's own trace prints), and
+per new width the time of trace + match (a KernelCache.get that
 reuses the template) against one compile of the template.
 
   bench/infer_widths.py [--count 125] [--kernel FILE:CHIP ...] [--canonicalize]
@@ -42,6 +44,7 @@ KERNELS = [
                   'paged_fp4_mqa_logits_flydsl_gfx950.mlir'), 'gfx950'),
 ]
 WIDTH = re.compile(r'(spec\.param\s+"max_blocks_per_seq"\s*=\s*)(\d+)')
+PARAM = re.compile(r'(spec\.param\s+"([^"]+)"\s*=\s*)(-?\d+)')
 
 
 def make_trace(path, frontend, pipeline, timings):
@@ -74,23 +77,41 @@ def run_kernel(path, chip, widths, pipeline):
                            {'max_blocks_per_seq': width}, trace)
         get_times.append(time.perf_counter() - start)
         launches[width] = launch
-    # Every hoisted argument carries what the width's own trace baked in.
+    # Every hoisted argument carries what the width's own trace baked in:
+    # the template (before hoisting) with its spec.params set to the values
+    # the launch passes, materialized and run through the trace's pipeline,
+    # prints exactly what the width's own trace prints. The argument list is
+    # the one Launch.arguments builds (runtime arguments, then the hoisted
+    # values where the manifest puts them).
+    key = os.path.basename(path)[:-len('.mlir')]
+    state = cache._inference.kernels[key]
+    template = state.template.text() if state.template else None
     hoisted_names, wrong, specialized = set(), [], 0
+
+    def canonical(text):
+        with frontend.parse(text, 'check.mlir') as module:
+            module.run_pipeline(pipeline)
+            return module.text()
+
     for width, launch in launches.items():
-        specialized += not launch.variant.hoisted
+        if not launch.variant.hoisted:
+            specialized += 1
+            continue
+        values = {}
         for symbol, arguments in launch.variant.kernels.items():
             if not arguments:
                 continue
-            # The launch's own argument list: the runtime arguments, then
-            # the hoisted values where the manifest puts them.
             runtime = ['arg'] * min(a.argument for a in arguments)
             passed = launch.arguments(runtime, kernel=symbol)
             for argument in arguments:
                 hoisted_names.add(argument.name)
-                if argument.name != 'max_blocks_per_seq' or \
-                        passed[argument.argument] != width:
-                    wrong.append((width, symbol, argument.name,
-                                  passed[argument.argument]))
+                values[argument.name] = passed[argument.argument]
+        # Kept parameters were baked in at the template's values.
+        values = dict(launch.values, **values)
+        filled = PARAM.sub(lambda m: m[1] + str(values.get(m[2], m[3])),
+                           template)
+        if canonical(filled) != trace({'max_blocks_per_seq': width}):
+            wrong.append((width, values))
     # One compile of the template, timed alone (the cache compiled it once).
     with cache.context.parse(trace({'max_blocks_per_seq': widths[1]}),
                              'template.mlir') as module:
@@ -100,7 +121,7 @@ def run_kernel(path, chip, widths, pipeline):
         compile_time = time.perf_counter() - start
     # Later widths: trace + parse + match + Launch (the template's object).
     matched = get_times[2:]
-    traced = trace_times[2:len(widths)]
+    traced = trace_times[2:len(widths)]  # the check traced again after
     result = {
         'kernel': os.path.relpath(path, common.ROOT), 'chip': chip,
         'traced': cache.traced, 'compiled': cache.compiled,
@@ -142,7 +163,8 @@ def main():
         print(f"{r['kernel']} {r['chip']}: traced {r['traced']}, compiled "
               f"{r['compiled']}; hoisted {r['hoisted']}; "
               f"{r['specialized launches']} launches on a specialized "
-              f"compile; every launch passes its own trace's width: "
+              f"compile; every hoisted launch passes what its own trace "
+              f"baked in: "
               f"{'yes' if ok else 'NO ' + str(r['wrong'][:3])}")
         print(f"  per new width: trace {r['trace'] * 1e3:.1f} ms, "
               f"parse + match {(r['get'] - r['trace']) * 1e3:.1f} ms, "
