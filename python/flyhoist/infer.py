@@ -154,7 +154,7 @@ class Inference:
             except TraceMismatch as mismatch:
                 return self._per_value(kernel, params, module,
                                        mismatch.summary())
-            values = dict(params, **matched)
+            values = {**params, **matched}
             if state.variant.failure(values, args) is None:
                 return state.variant, values
             return self._per_value(kernel, params, module,
@@ -194,7 +194,7 @@ class Inference:
                                    f'not inferred: {mismatches[0].summary()}')
         template = module.clone()
         matched = match_spec_params(template, module)
-        values = dict(params, **matched)
+        values = {**params, **matched}
         try:
             manifest = module.hoist(cache.options)
         except HoistError as error:
@@ -215,9 +215,6 @@ class Inference:
         if kept:
             # A new value of a kept parameter is a compile: say so now.
             self._log(kernel, params, 'inferred, ' + '; '.join(kept))
-        elif not state.inferred:
-            self._log(kernel, params, 'inferred nothing: the traces are '
-                      'the same')
         return variant, values
 
     # -- compiles --------------------------------------------------------------
