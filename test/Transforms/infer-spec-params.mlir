@@ -234,3 +234,25 @@ module {
     }
   }
 }
+
+// -----
+
+// A marked parameter in one trace, a constant in the other.
+module {
+  module {
+    func.func @marked(%r: i32) -> i32 {
+      %h = spec.param "heads" = 8 : i32
+      // expected-error @+1 {{traces do not align: operand 1 is a spec.param 'heads' in one trace and a constant 8 in the other}}
+      %b = arith.addi %r, %h : i32
+      return %b : i32
+    }
+  }
+  module {
+    func.func @marked(%r: i32) -> i32 {
+      %c8 = arith.constant 8 : i32
+      // expected-note @+1 {{trace 1 here}}
+      %b = arith.addi %r, %c8 : i32
+      return %b : i32
+    }
+  }
+}
