@@ -8,11 +8,14 @@ library is found through FLYHOIST_CAPI_LIB or the checkout's build*/lib.
   ir.Context/Module   a frontend's own context and module: hoist with the
                       pass's option string, manifest, fingerprints, compile
   ir.Target           gfx942/gfx950 code objects, sm_90 PTX
-  cache.KernelCache   the two-level JIT cache (docs/INTEGRATION.md)
+  cache.KernelCache   the two-level JIT cache (docs/INTEGRATION.md);
+                      infer_params=True learns the values from plain traces
+  infer               infer_spec_params, match_spec_params (TraceMismatch)
   retire              stream-aware module retirement
 """
 
 from .cache import DiskCache, KernelCache, Launch, PreconditionError
+from .infer import TraceMismatch, infer_spec_params, match_spec_params
 from .ir import CompileError, Context, HoistError, MLIRError, Module, Target
 from .params import spec_param
 from .retire import ModuleRetirer, NaiveRetirer, ResidentModules
@@ -20,5 +23,6 @@ from .retire import ModuleRetirer, NaiveRetirer, ResidentModules
 __all__ = [
     'CompileError', 'Context', 'DiskCache', 'HoistError', 'KernelCache',
     'Launch', 'MLIRError', 'Module', 'ModuleRetirer', 'NaiveRetirer',
-    'PreconditionError', 'ResidentModules', 'Target', 'spec_param',
+    'PreconditionError', 'ResidentModules', 'Target', 'TraceMismatch',
+    'infer_spec_params', 'match_spec_params', 'spec_param',
 ]

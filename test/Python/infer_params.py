@@ -152,3 +152,26 @@ say(f'traced {folded.traced}, compiled {folded.compiled}',
 # CHECK-NEXT: traced 4, compiled 3 ['bt', 'out', 'seq', 'blk', 52, 13]
 for c in (cache, single, other, folded):
     c.close()
+
+# CHECK-LABEL: the functions
+# What the cache calls, for a frontend with its own cache.
+say('the functions')
+from flyhoist import Context, TraceMismatch, infer_spec_params, \
+    match_spec_params  # noqa: E402
+with Context() as context:
+    a = context.parse(kernel_text(128), 'a.mlir')
+    b = context.parse(kernel_text(64), 'b.mlir')
+    c = context.parse(kernel_text(32), 'c.mlir')
+    d = context.parse(kernel_text(16, extra_op=True), 'd.mlir')
+    params = infer_spec_params(a, [b], [('width', [128, 64])])
+    say([(p['name'], p['type'], p['values'], p['location']) for p in params])
+    # CHECK-NEXT: [('width', 'index', [128, 64], 'a.mlir:8:14'), ('p0', 'index', [512, 256], 'a.mlir:11:12')]
+    say(match_spec_params(a, c))
+    # CHECK-NEXT: {'width': 32, 'p0': 128}
+    try:
+        match_spec_params(a, d)
+    except TraceMismatch as error:
+        say('mismatch:', error.summary())
+    # CHECK-NEXT: mismatch: trace does not match the template: 'gpu.return' vs 'arith.addi' at a.mlir:14:7 (d.mlir:14:12 in the other trace)
+    for m in (a, b, c, d):
+        m.close()
