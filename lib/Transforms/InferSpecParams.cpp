@@ -22,6 +22,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <map>
 
 using namespace mlir;
 using namespace mlir::flyhoist;
