@@ -13,6 +13,7 @@
 #include "flyhoist/Dialect/Spec/SpecDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 
@@ -28,16 +29,28 @@ using namespace mlir;
 using namespace mlir::flyhoist;
 using spec::ParamOp;
 
+/// The integer value of a scalar integer or index constant of at most 64
+/// bits (`arith.constant` or `llvm.mlir.constant`), or null.
+static IntegerAttr constantValue(Operation *op) {
+  Attribute value;
+  if (auto constant = dyn_cast<arith::ConstantOp>(op))
+    value = constant.getValue();
+  else if (auto constant = dyn_cast<LLVM::ConstantOp>(op))
+    value = constant.getValue();
+  auto integer = dyn_cast_or_null<IntegerAttr>(value);
+  if (!integer || !integer.getType().isIntOrIndex() ||
+      integer.getType() != op->getResult(0).getType())
+    return {};
+  if (!integer.getType().isIndex() &&
+      integer.getType().getIntOrFloatBitWidth() > 64)
+    return {};
+  return integer;
+}
+
 bool mlir::flyhoist::isTraceLeaf(Operation *op) {
   if (auto param = dyn_cast<ParamOp>(op))
     return !param.getEquals();
-  auto constant = dyn_cast<arith::ConstantOp>(op);
-  if (!constant)
-    return false;
-  auto value = dyn_cast<IntegerAttr>(constant.getValue());
-  return value && value.getType().isIntOrIndex() &&
-         (value.getType().isIndex() ||
-          value.getType().getIntOrFloatBitWidth() <= 64);
+  return static_cast<bool>(constantValue(op));
 }
 
 namespace {
@@ -56,8 +69,7 @@ std::optional<Leaf> leafOf(Value value) {
     return std::nullopt;
   if (auto param = dyn_cast<ParamOp>(def))
     return Leaf{def, param.getIntValue(), param.getNameAttr()};
-  auto attr = cast<IntegerAttr>(cast<arith::ConstantOp>(def).getValue());
-  return Leaf{def, attr.getValue().getSExtValue(), StringAttr()};
+  return Leaf{def, constantValue(def).getValue().getSExtValue(), StringAttr()};
 }
 
 std::string describe(const Leaf &leaf) {

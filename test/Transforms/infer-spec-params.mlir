@@ -256,3 +256,38 @@ module {
     }
   }
 }
+
+// -----
+
+// LLVM dialect constants are leaves too.
+
+// CHECK-LABEL: llvm.func @llvm_row
+// CHECK-DAG:     %[[W:.*]] = spec.param "width" = 128 : i64
+// CHECK-DAG:     %[[ONE:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK:         llvm.mul %{{.*}}, %[[W]] : i64
+// CHECK:         llvm.add %{{.*}}, %[[ONE]] : i64
+module {
+  module {
+    llvm.func @llvm_row(%p: !llvm.ptr, %r: i64) -> f32 {
+      %one = llvm.mlir.constant(1 : i64) : i64
+      %w = llvm.mlir.constant(128 : i64) : i64
+      // expected-remark @+1 {{inferred spec.param 'width' of type 'i64': 128, 64 in the traces (1 use)}}
+      %a = llvm.mul %r, %w : i64
+      %b = llvm.add %a, %one : i64
+      %q = llvm.getelementptr %p[%b] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %q : !llvm.ptr -> f32
+      llvm.return %v : f32
+    }
+  }
+  module {
+    llvm.func @llvm_row(%p: !llvm.ptr, %r: i64) -> f32 {
+      %one = llvm.mlir.constant(1 : i64) : i64
+      %w = llvm.mlir.constant(64 : i64) : i64
+      %a = llvm.mul %r, %w : i64
+      %b = llvm.add %a, %one : i64
+      %q = llvm.getelementptr %p[%b] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+      %v = llvm.load %q : !llvm.ptr -> f32
+      llvm.return %v : f32
+    }
+  }
+}

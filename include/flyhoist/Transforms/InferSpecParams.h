@@ -12,8 +12,8 @@
 // Constants are compared per use, not per SSA value: canonicalize and CSE
 // merge equal constants, so one constant op may feed a use that depends on
 // the value and one that does not; only the first use gets the parameter.
-// Integer `arith.constant`s of at most 64 bits are the only ops that may
-// differ; ops, other attributes, types (a static memref shape, a layout
+// Integer `arith.constant`s and `llvm.mlir.constant`s of at most 64 bits
+// are the only ops that may differ; ops, other attributes, types (a static memref shape, a layout
 // type) and region structure must be the same, or the traces do not align.
 //
 //===----------------------------------------------------------------------===//
@@ -66,8 +66,8 @@ struct TraceMismatch {
 };
 
 /// Whether `op` is an operand source that traces may disagree on: a scalar
-/// integer or index `arith.constant` of at most 64 bits, or a `spec.param`
-/// without `equals`.
+/// integer or index `arith.constant` or `llvm.mlir.constant` of at most 64
+/// bits, or a `spec.param` without `equals`.
 bool isTraceLeaf(Operation *op);
 
 /// Aligns `base` with each of `others` (ops whose regions hold traces of one
