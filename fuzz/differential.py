@@ -469,6 +469,98 @@ def test_kernel(tools, seed, trials, only=""):
     return stats
 
 
+# -- Inference mode ---------------------------------------------------------------
+
+MATCHED_RE = re.compile(r"remark: matched: (.*)")
+
+
+def test_kernel_inferred(tools, seed, trials, only=""):
+    """--infer: the kernel traced at three values with its spec.params
+    materialized (what a frontend that marks nothing emits), the
+    spec.params inferred from the traces (infer-spec-params), hoisted, and
+    each trace matched against the template (match-spec-params). At each
+    value whose kept parameters equal the template's, the hoisted program
+    called with the matched values must print what the trace itself prints,
+    at -O0 and -O3. A trace whose kept values differ would be compiled for
+    its values: counted, not run."""
+    import tempfile
+    rng = random.Random(seed)
+    kernel = gen_kernels.generate(rng)
+    stats = {"runs": 0, "values": 0, "per_value": 0, "inferred": 0,
+             "hoisted": 0}
+    base = gen_kernels.random_values(rng, kernel)
+    # The second trace moves only what the generator knows is hoistable, so
+    # the template serves it; the third moves everything.
+    movable = used_params(kernel) - kernel.blocked
+    second = {n: (rng.randrange(1, gen_kernels.PMAX + 1) if n in movable
+                  else v) for n, v in base.items()}
+    third = gen_kernels.random_values(rng, kernel)
+    values_list = [base, second, third][:max(trials, 2)]
+    # Without attribute aliases, so that the texts nest in one module.
+    traces = [tools.opt(kernel.module_text(v),
+                        ["--materialize-specialization",
+                         "--mlir-print-local-scope"], "tracing")
+              for v in values_list]
+    names = " ".join("values=%s=%s" % (n, ":".join(str(v[n])
+                                                    for v in values_list))
+                     for n in sorted(base))
+    with tempfile.TemporaryDirectory() as folder:
+        files = []
+        for i, text in enumerate(traces[1:]):
+            path = os.path.join(folder, "trace-%d.mlir" % (i + 1))
+            with open(path, "w") as f:
+                f.write(text)
+            files.append(path)
+        option = "traces=%s" % ",".join(files)
+        if names:
+            option += " " + names
+        rc, template, err = run([tools.fly_opt, "--mlir-print-local-scope",
+                                 "--infer-spec-params=" + option], traces[0])
+    if rc != 0:
+        raise Failure("inference failed on traces of one kernel", err,
+                      {"trace-%d.mlir" % i: t for i, t in enumerate(traces)})
+    stats["inferred"] = template.count("spec.param")
+    hoisted = tools.opt(template, ["--hoist-stride-specialization=remarks=false"],
+                        "hoisting the template")
+    entries = hoisted_entries(hoisted) or []
+    stats["hoisted"] = len(entries)
+    kept_names = set(re.findall(r'#spec\.kept<name = "([^"]+)", value = (-?\d+)',
+                                hoisted))
+    equals = [p for p in kernel.params if p.equals]
+    with_argument = sorted((e for e in entries if e[1] is not None),
+                           key=lambda e: e[1])
+    for values, trace in zip(values_list, traces):
+        rc, _, err = run([tools.fly_opt, "--match-spec-params", "-o",
+                          os.devnull],
+                         "module {\n%s\n%s\n}\n" % (template, trace))
+        match = MATCHED_RE.search(err)
+        if rc != 0 or not match:
+            raise Failure("a trace of the kernel does not match its template",
+                          err, {"template.mlir": template, "trace.mlir": trace})
+        matched = {}
+        if match.group(1) != "no parameters":
+            for item in match.group(1).split(", "):
+                name, value = item.split(" = ")
+                matched[name] = int(value)
+        if any(matched.get(n) != int(v) for n, v in kept_names):
+            stats["per_value"] += 1
+            continue
+        stats["values"] += 1
+        extra = [(e[2], matched[e[0]]) for e in with_argument]
+        called = replace_main(hoisted, kernel.main_lines(values, equals, extra))
+        for level in OPT_LEVELS:
+            expected_out = tools.execute(trace, "trace", level)
+            got = tools.execute(called, "inferred and hoisted", level)
+            stats["runs"] += 2
+            if got != expected_out:
+                raise Failure("inferred-and-hoisted output differs from the "
+                              "trace's at %s" % level,
+                              "values %s, matched %s" % (values, matched),
+                              {"trace.mlir": trace, "template.mlir": template,
+                               "hoisted-called.mlir": called})
+    return stats
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fly-opt", default="fly-opt")
@@ -484,6 +576,10 @@ def main():
     parser.add_argument("--only", default="",
                         help="draw only the option sets containing this text "
                         "(e.g. hoist-into-host)")
+    parser.add_argument("--infer", action="store_true",
+                        help="inference mode: the spec.params are "
+                        "materialized into plain constants, traced at three "
+                        "values and inferred back (infer-spec-params)")
     parser.add_argument("--failures", default=None,
                         help="directory for failing inputs")
     args = parser.parse_args()
@@ -493,12 +589,14 @@ def main():
         parser.error("no option set contains %r" % args.only)
     tools = Tools(args)
     totals = {"kernels": 0, "runs": 0, "values": 0, "hoisted": 0, "kept": 0,
-              "equals": 0, "chains": 0, "taken": 0, "chain_runs": 0}
+              "equals": 0, "chains": 0, "taken": 0, "chain_runs": 0,
+              "per_value": 0, "inferred": 0}
+    test = test_kernel_inferred if args.infer else test_kernel
     failures = []
     begin = time.time()
     seeds = [args.seed * 1000003 + n for n in range(args.kernels)]
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futures = {pool.submit(test_kernel, tools, s, args.trials, args.only): s for s in seeds}
+        futures = {pool.submit(test, tools, s, args.trials, args.only): s for s in seeds}
         for future in concurrent.futures.as_completed(futures):
             seed = futures[future]
             try:
@@ -517,6 +615,14 @@ def main():
             totals["kernels"] += 1
             for key in stats:
                 totals[key] += stats[key]
+    if args.infer:
+        print("differential (inferred): %d kernels passed, %d failed; %d "
+              "values run hoisted, %d per value; %d runs; %d spec.params "
+              "inferred, %d hoisted; %.1f s"
+              % (totals["kernels"], len(failures), totals["values"],
+                 totals["per_value"], totals["runs"], totals["inferred"],
+                 totals["hoisted"], time.time() - begin))
+        return 1 if failures else 0
     print("differential: %d kernels passed, %d failed; %d values, %d runs; "
           "%d parameters hoisted (%d via equals), %d kept; %d launcher chains "
           "(%d with a launcher taken), %d runs of a whole chain; %.1f s"

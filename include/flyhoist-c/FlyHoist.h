@@ -121,6 +121,36 @@ MLIR_CAPI_EXPORTED MlirLogicalResult
 flyhoistParsePassPipeline(MlirOpPassManager passManager, MlirStringRef pipeline,
                           MlirStringCallback callback, void *userData);
 
+/// Inference of spec.params from traces
+/// (flyhoist/Transforms/InferSpecParams.h), for a frontend that marks nothing:
+/// `base` and the `numOthers` operations in `others` are traces of one kernel
+/// for different values (operations of one context, usually `builtin.module`s;
+/// their own attributes are not compared). When they align, each use in `base`
+/// of an integer constant whose value differs between them takes a
+/// `spec.param`, and a JSON array describing them (`[{"name": "p0", "type":
+/// "index", "values": [512, 256], "location": "k.py:12:5", "uses": 1}]`, values
+/// base first) is passed to `callback`. A parameter whose values equal those of
+/// one of the frontend's `numNames` values is named after it: `names[i]` with
+/// `values[i * (1 + numOthers) + t]` its value in trace t (base first);
+/// others are named "p0", "p1", ... When the traces do not align (another
+/// op, attribute, type or region structure), `base` is left unchanged, an
+/// error is emitted at the first differing op of `base` with a note at the
+/// other trace's op, and the function fails.
+MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistInferSpecParams(
+    MlirOperation base, intptr_t numOthers, MlirOperation const *others,
+    intptr_t numNames, MlirStringRef const *names, int64_t const *values,
+    MlirStringCallback callback, void *userData);
+
+/// Matches `trace`, a new trace of a kernel, against `templateOp`, the result
+/// of flyhoistInferSpecParams (before hoisting), and passes the value of each
+/// of the template's parameters in it to `callback` as a JSON object
+/// (`{"p0": 128, "width": 32}`, in order of first use). When the trace
+/// differs anywhere else (a constant the template holds, an op, a type),
+/// emits an error at the template's op with a note at the trace's and fails.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+flyhoistMatchSpecParams(MlirOperation templateOp, MlirOperation trace,
+                        MlirStringCallback callback, void *userData);
+
 #ifdef __cplusplus
 }
 #endif

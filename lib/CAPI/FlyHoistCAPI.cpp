@@ -13,6 +13,7 @@
 #include "flyhoist/Dialect/Spec/SpecDialect.h"
 #include "flyhoist/Pipelines/Pipelines.h"
 #include "flyhoist/Transforms/HoistStrideSpecialization.h"
+#include "flyhoist/Transforms/InferSpecParams.h"
 #include "flyhoist/Transforms/Manifest.h"
 #include "flyhoist/Transforms/Passes.h"
 
@@ -27,6 +28,7 @@
 #include "mlir/Pass/PassRegistry.h"
 
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdio>
@@ -280,6 +282,75 @@ MlirLogicalResult flyhoistPrintKnownChips(MlirStringRef kind,
   return mlirLogicalResultSuccess();
 }
 
+//===----------------------------------------------------------------------===//
+// Inference of spec.params from traces
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// "file:line:col" of a location (its first file location), or its text.
+std::string locationText(Location loc) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (auto file = loc->findInstanceOf<FileLineColLoc>())
+    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
+       << file.getColumn();
+  else
+    loc.print(os);
+  return text;
+}
+} // namespace
+
+MlirLogicalResult
+flyhoistInferSpecParams(MlirOperation base, intptr_t numOthers,
+                        MlirOperation const *others, intptr_t numNames,
+                        MlirStringRef const *names, int64_t const *values,
+                        MlirStringCallback callback, void *userData) {
+  if (mlirOperationIsNull(base) || numOthers < 0 || numNames < 0 ||
+      (numOthers && !others) || (numNames && (!names || !values)))
+    return mlirLogicalResultFailure();
+  if (numOthers == 0) {
+    unwrap(base)->emitError("inferring spec.params needs two or more traces; "
+                            "got one");
+    return mlirLogicalResultFailure();
+  }
+  SmallVector<Operation *> otherOps;
+  for (intptr_t i = 0; i < numOthers; ++i) {
+    if (mlirOperationIsNull(others[i]))
+      return mlirLogicalResultFailure();
+    otherOps.push_back(unwrap(others[i]));
+  }
+  SmallVector<FrontendValue> frontend;
+  for (intptr_t i = 0; i < numNames; ++i) {
+    FrontendValue value{unwrap(names[i]).str(), {}};
+    for (intptr_t t = 0; t <= numOthers; ++t)
+      value.values.push_back(values[i * (numOthers + 1) + t]);
+    frontend.push_back(std::move(value));
+  }
+  FailureOr<SmallVector<InferredParam>> params =
+      inferSpecParams(unwrap(base), otherOps, frontend);
+  if (failed(params))
+    return mlirLogicalResultFailure();
+  llvm::json::Array array;
+  for (const InferredParam &param : *params) {
+    std::string type;
+    llvm::raw_string_ostream os(type);
+    param.type.print(os);
+    llvm::json::Array list;
+    for (int64_t v : param.values)
+      list.push_back(v);
+    array.push_back(
+        llvm::json::Object{{"name", param.name},
+                           {"type", type},
+                           {"values", std::move(list)},
+                           {"location", locationText(param.location)},
+                           {"uses", static_cast<int64_t>(param.numUses)}});
+  }
+  mlir::detail::CallbackOstream stream(callback, userData);
+  stream << llvm::json::Value(std::move(array));
+  stream.flush();
+  return mlirLogicalResultSuccess();
+}
+
 MlirLogicalResult flyhoistParsePassPipeline(MlirOpPassManager passManager,
                                             MlirStringRef pipeline,
                                             MlirStringCallback callback,
@@ -301,4 +372,27 @@ MlirLogicalResult flyhoistParsePassPipeline(MlirOpPassManager passManager,
   if (!text.empty())
     callback(mlirStringRefCreate(text.data(), text.size()), userData);
   return result;
+}
+
+MlirLogicalResult flyhoistMatchSpecParams(MlirOperation templateOp,
+                                          MlirOperation trace,
+                                          MlirStringCallback callback,
+                                          void *userData) {
+  if (mlirOperationIsNull(templateOp) || mlirOperationIsNull(trace))
+    return mlirLogicalResultFailure();
+  auto values = matchSpecParams(unwrap(templateOp), unwrap(trace));
+  if (failed(values))
+    return mlirLogicalResultFailure();
+  // An object in first-use order (json::Object would sort its keys).
+  mlir::detail::CallbackOstream stream(callback, userData);
+  stream << "{";
+  llvm::interleave(
+      *values,
+      [&](const std::pair<std::string, int64_t> &value) {
+        stream << llvm::json::Value(value.first) << ": " << value.second;
+      },
+      [&] { stream << ", "; });
+  stream << "}";
+  stream.flush();
+  return mlirLogicalResultSuccess();
 }

@@ -9,13 +9,16 @@ library is found through FLYHOIST_CAPI_LIB or the checkout's build*/lib
   ir.Context/Module   a frontend's own context and module: hoist with the
                       pass's option string, manifest, fingerprints, compile
   ir.Target           gfx942/gfx950 code objects, sm_90 PTX
-  cache.KernelCache   the two-level JIT cache (docs/INTEGRATION.md)
+  cache.KernelCache   the two-level JIT cache (docs/INTEGRATION.md);
+                      infer_params=True learns the values from plain traces
+  infer               infer_spec_params, match_spec_params (TraceMismatch)
   remote.RemoteCache  its level 2 shared by machines, on Redis
   retire              stream-aware module retirement (unloads on a thread
                       of its own)
 """
 
 from .cache import DiskCache, KernelCache, Launch, PreconditionError
+from .infer import TraceMismatch, infer_spec_params, match_spec_params
 from .remote import RemoteCache
 from .ir import (CompileError, Context, HoistError, MLIRError, Module,
                  Target, known_chips)
@@ -25,5 +28,6 @@ from .retire import ModuleRetirer, ResidentModules
 __all__ = [
     'CompileError', 'Context', 'DiskCache', 'HoistError', 'KernelCache',
     'Launch', 'MLIRError', 'Module', 'ModuleRetirer', 'PreconditionError',
-    'RemoteCache', 'ResidentModules', 'Target', 'known_chips', 'spec_param',
+    'RemoteCache', 'ResidentModules', 'Target', 'TraceMismatch',
+    'infer_spec_params', 'known_chips', 'match_spec_params', 'spec_param',
 ]

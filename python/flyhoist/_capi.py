@@ -92,6 +92,12 @@ _SIGNATURES = {
     'flyhoistPrintKnownChips': (_R, [_S, MlirStringCallback, _V]),
     'flyhoistParsePassPipeline': (_R, [MlirOpPassManager, _S,
                                        MlirStringCallback, _V]),
+    'flyhoistInferSpecParams': (_R, [
+        MlirOperation, _IP, ctypes.POINTER(MlirOperation), _IP,
+        ctypes.POINTER(MlirStringRef), ctypes.POINTER(ctypes.c_int64),
+        MlirStringCallback, _V]),
+    'flyhoistMatchSpecParams': (_R, [MlirOperation, MlirOperation,
+                                     MlirStringCallback, _V]),
     # registration
     'mlirDialectRegistryCreate': (MlirDialectRegistry, []),
     'mlirDialectRegistryDestroy': (None, [MlirDialectRegistry]),

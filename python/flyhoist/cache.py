@@ -38,6 +38,7 @@ import tempfile
 import threading
 
 from . import _objects
+from .infer import Inference
 from .ir import CompileError, Context, Target
 from .params import type_bounds
 from .remote import RemoteCache, from_setting as _remote_from_setting
@@ -445,11 +446,13 @@ class KernelCache:
     loader:    loader(objects) -> a loaded module (Launch.module_for)
     capacity:  how many loaded modules stay resident (None: all)
     backend:   the stream/event backend of the retirer (retire.py)
+    infer_params: `trace` may emit plain constants: the values are learned
+               from the traces (infer.py); every new value is traced
     """
 
     def __init__(self, target, options='', cache_dir=None, loader=None,
                  capacity=None, backend=None, retirer=None, context=None,
-                 log=None, remote=None):
+                 log=None, remote=None, infer_params=False):
         self.target = target if isinstance(target, Target) else Target(target)
         self.options = options
         self._context = context
@@ -492,6 +495,7 @@ class KernelCache:
         self.hits = self.misses = 0
         self.specialized_after_failure = 0
         self.recompiles = []
+        self._inference = Inference(self) if infer_params else None
 
     def _warn(self, key, message):
         """Warns once per `key`: on stderr, and to the `log` given."""
@@ -521,6 +525,8 @@ class KernelCache:
             return (kernel, tuple(sorted(params.items())))
 
     def get(self, kernel, params, trace, args=None):
+        if self._inference is not None:
+            return self._inference.get(kernel, params, trace, args)
         variants = self._entries.get(self._key(kernel, params))
         if variants:
             for variant in variants:
@@ -718,6 +724,8 @@ class KernelCache:
             self._resident.clear()
         if self._owns_retirer:
             self.retirer.close()
+        if self._inference is not None:
+            self._inference.close()
         if self._context is not None:
             self._context.close()
             self._context = None

@@ -667,12 +667,74 @@ static void testManifestRoutes(const char *input, const char *options,
   free(source);
 }
 
+/*===----------------------------------------------------------------------===*
+ * Inference from plain traces (flyhoistInferSpecParams,
+ * flyhoistMatchSpecParams)
+ *===----------------------------------------------------------------------===*/
+
+static MlirOperation parsePlainTrace(MlirContext context, int64_t width,
+                                     const char *sourceName) {
+  char text[4096];
+  const char *hole = strstr(kernelTemplate, "@WIDTH@");
+  snprintf(text, sizeof(text), "%.*s%lld%s", (int)(hole - kernelTemplate),
+           kernelTemplate, (long long)width, hole + strlen("@WIDTH@"));
+  MlirOperation module =
+      mlirOperationCreateParse(context, mlirStringRefCreateFromCString(text),
+                               mlirStringRefCreateFromCString(sourceName));
+  check(!mlirOperationIsNull(module), "trace parses");
+  return module;
+}
+
+static void testInference(void) {
+  MlirContext context = createFrontendContext();
+  MlirOperation t128 = parsePlainTrace(context, 128, "kernel-128.mlir");
+  MlirOperation t64 = parsePlainTrace(context, 64, "kernel-64.mlir");
+  MlirOperation t32 = parsePlainTrace(context, 32, "kernel-32.mlir");
+  MlirStringRef names[] = {
+      mlirStringRefCreateFromCString("max_blocks_per_seq")};
+  int64_t values[] = {128, 64};
+  Text json = {NULL, 0};
+  check(mlirLogicalResultIsSuccess(flyhoistInferSpecParams(
+            t128, 1, &t64, 1, names, values, appendToText, &json)),
+        "inference succeeds");
+  printf("inferred: %s\n", textOf(&json));
+  clearText(&json);
+  check(mlirLogicalResultIsSuccess(
+            flyhoistMatchSpecParams(t128, t32, appendToText, &json)),
+        "a new trace matches");
+  printf("matched: %s\n", textOf(&json));
+  clearText(&json);
+
+  /* Another kernel: a located mismatch, and nothing passed to the callback. */
+  MlirOperation other = mlirOperationCreateParse(
+      context,
+      mlirStringRefCreateFromCString(
+          "module attributes {gpu.container_module} {\n"
+          "  func.func @other() {\n    return\n  }\n}\n"),
+      mlirStringRefCreateFromCString("other.mlir"));
+  check(mlirLogicalResultIsFailure(
+            flyhoistMatchSpecParams(t128, other, appendToText, &json)),
+        "another kernel does not match");
+  check(json.size == 0, "nothing printed on a mismatch");
+  /* One trace: nothing to infer from. */
+  check(mlirLogicalResultIsFailure(flyhoistInferSpecParams(
+            t64, 0, NULL, 0, NULL, NULL, appendToText, &json)),
+        "one trace fails");
+  dumpDiagnostics("inference errors");
+  mlirOperationDestroy(other);
+  mlirOperationDestroy(t32);
+  mlirOperationDestroy(t64);
+  mlirOperationDestroy(t128);
+  mlirContextDestroy(context);
+}
+
 int main(int argc, char **argv) {
   int manifestMode = argc == 6 && !strcmp(argv[1], "manifest");
   if (!manifestMode &&
-      (argc != 2 || (strcmp(argv[1], "ok") && strcmp(argv[1], "errors")))) {
+      (argc != 2 || (strcmp(argv[1], "ok") && strcmp(argv[1], "errors") &&
+                     strcmp(argv[1], "infer")))) {
     fprintf(stderr,
-            "usage: %s ok|errors\n"
+            "usage: %s ok|errors|infer\n"
             "       %s manifest INPUT OPTIONS FUNCTION.json PIPELINE.json\n",
             argv[0], argv[0]);
     return 2;
@@ -685,6 +747,8 @@ int main(int argc, char **argv) {
     testManifestRoutes(argv[2], argv[3], argv[4], argv[5]);
   else if (!strcmp(argv[1], "ok"))
     testSuccess();
+  else if (!strcmp(argv[1], "infer"))
+    testInference();
   else
     testErrors();
   clearText(&diagnostics);

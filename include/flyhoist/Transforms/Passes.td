@@ -125,6 +125,52 @@ def MaterializeSpecialization
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def InferSpecParams : Pass<"infer-spec-params", "::mlir::ModuleOp"> {
+  let summary = "Turn the integer constants that differ between traces of "
+                "one kernel into spec.params";
+  let description = [{
+    For a frontend that marks nothing: the module is one trace of a kernel,
+    `traces` names files holding other traces of it (for other values).
+    Without `traces`, the module holds the traces as nested
+    `builtin.module`s; the first becomes the result and the others are
+    dropped. The traces are aligned op by op; each use of an integer
+    `arith.constant` whose value differs between them takes a `spec.param`
+    (one per type and list of values; named after a `values` entry with
+    those values, else `p0`, `p1`, ...). Uses are compared one by one, so a
+    constant that canonicalize shared between a use that depends on the
+    value and one that does not is split. Any other difference (an op, an
+    attribute, a type, a region's structure) is an error at the first
+    differing op with a note at the other trace's, and leaves the module
+    unchanged. A remark per parameter says where it came from.
+
+    ```mlir
+    // fly-opt a.mlir --infer-spec-params='traces=b.mlir values=width=128:64'
+    ```
+  }];
+  let options = [
+    ListOption<"traces", "traces", "std::string",
+               "files holding other traces of the kernel">,
+    ListOption<"values", "values", "std::string",
+               "the frontend's values per trace, name=v0:v1:... (the "
+               "module's trace first)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::flyhoist::spec::SpecDialect"];
+}
+
+def MatchSpecParams : Pass<"match-spec-params", "::mlir::ModuleOp"> {
+  let summary = "Match traces against an inferred template and report the "
+                "values of its parameters";
+  let description = [{
+    The module holds nested `builtin.module`s: the first is a template (what
+    `infer-spec-params` made, before hoisting), each next one a new trace of
+    the kernel. For each trace, a remark at it lists the value of each of
+    the template's parameters in it (`matched: p0 = 512, width = 128`), or
+    an error at the first template op the trace differs from, with a note
+    at the trace's op.
+  }];
+}
+
 def StripHoistRecords : Pass<"strip-hoist-records"> {
   let summary = "Drop the #spec.record attributes the hoisting pass wrote";
   let description = [{

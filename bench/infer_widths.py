@@ -1,0 +1,190 @@
+#!/usr/bin/env python3
+"""A frontend that marks nothing, through KernelCache(infer_params=True).
+
+For each kernel (--kernel FILE:CHIP, repeatable; default: the reference
+kernel kernels/paged_fp4_mqa_logits.mlir and the gather kernel on gfx942,
+and the FlyDSL-shaped MQA-logits kernels on their chips), the trace function
+substitutes the page-table width into the kernel's `max_blocks_per_seq`
+spec.param and materializes every spec.param into a plain `arith.constant`
+(`materialize-specialization`, then `cse`, which merges the width with equal
+unrelated constants at widths 64, 128 and 256): the IR a tracer with no
+flyhoist hook emits. The cache learns the parameters from the traces.
+
+Prints per kernel: traces, compiles (expect 2), the hoisted parameter names,
+whether every launch's hoisted arguments are what its own trace baked in
+(the template with its parameters set to the launch's arguments, run through
+the trace's pipeline, prints what the width's own trace prints: the same
+lines in the same order, but for where constants sit), and
+per new width the time of trace + match (a KernelCache.get that
+reuses the template) against one compile of the template.
+
+  bench/infer_widths.py [--count 125] [--kernel FILE:CHIP ...] [--canonicalize]
+"""
+
+import argparse
+import datetime
+import os
+import platform
+import re
+import statistics
+import sys
+import time
+
+import common
+from widths import spread_widths
+
+sys.path.insert(0, os.path.join(common.ROOT, 'python'))
+import flyhoist  # noqa: E402
+
+KERNELS = [
+    (common.KERNEL, 'gfx942'),
+    (common.GATHER_KERNEL, 'gfx942'),
+    (os.path.join(common.ROOT, 'kernels',
+                  'paged_fp4_mqa_logits_flydsl_gfx942.mlir'), 'gfx942'),
+    (os.path.join(common.ROOT, 'kernels',
+                  'paged_fp4_mqa_logits_flydsl_gfx950.mlir'), 'gfx950'),
+]
+WIDTH = re.compile(r'(spec\.param\s+"max_blocks_per_seq"\s*=\s*)(\d+)')
+CONSTANT = re.compile(r'^\s*%\w+ = arith\.constant ')
+PARAM = re.compile(r'(spec\.param\s+"([^"]+)"\s*=\s*)(-?\d+)')
+
+
+def make_trace(path, frontend, pipeline, timings):
+    with open(path) as f:
+        source = f.read()
+    name = os.path.basename(path)
+
+    def trace(values):
+        start = time.perf_counter()
+        text = WIDTH.sub(lambda m: m[1] + str(values['max_blocks_per_seq']),
+                         source)
+        with frontend.parse(text, name) as module:
+            module.run_pipeline(pipeline)
+            text = module.text()
+        timings.append(time.perf_counter() - start)
+        return text
+    return trace
+
+
+def run_kernel(path, chip, widths, pipeline):
+    frontend = flyhoist.Context()
+    trace_times = []
+    trace = make_trace(path, frontend, pipeline, trace_times)
+    cache = flyhoist.KernelCache(flyhoist.Target(chip), cache_dir=False,
+                                 infer_params=True, log=lambda m: None)
+    get_times, launches = [], {}
+    for width in widths:
+        start = time.perf_counter()
+        launch = cache.get(os.path.basename(path)[:-len('.mlir')],
+                           {'max_blocks_per_seq': width}, trace)
+        get_times.append(time.perf_counter() - start)
+        launches[width] = launch
+    # Every hoisted argument carries what the width's own trace baked in:
+    # the template (before hoisting) with its spec.params set to the values
+    # the launch passes, materialized and run through the trace's pipeline,
+    # prints exactly what the width's own trace prints. The argument list is
+    # the one Launch.arguments builds (runtime arguments, then the hoisted
+    # values where the manifest puts them).
+    key = os.path.basename(path)[:-len('.mlir')]
+    state = cache._inference.kernels[key]
+    template = state.template.text() if state.template else None
+    hoisted_names, wrong, specialized = set(), [], 0
+
+    def canonical(text):
+        # Where a constant op sits is not part of what the trace bakes in
+        # (the template keeps a constant CSE shared at its first use and
+        # puts the split-off parameter next to it): the ops other than
+        # constants in order, and the constants (named by value) as a set.
+        with frontend.parse(text, 'check.mlir') as module:
+            module.run_pipeline(pipeline)
+            lines = module.text().splitlines()
+        constants = sorted(l.strip() for l in lines if CONSTANT.search(l))
+        return [l for l in lines if not CONSTANT.search(l)], constants
+
+    for width, launch in launches.items():
+        if not launch.variant.hoisted:
+            specialized += 1
+            continue
+        values = {}
+        for symbol, arguments in launch.variant.kernels.items():
+            if not arguments:
+                continue
+            runtime = ['arg'] * min(a.argument for a in arguments)
+            passed = launch.arguments(runtime, kernel=symbol)
+            for argument in arguments:
+                hoisted_names.add(argument.name)
+                values[argument.name] = passed[argument.argument]
+        # Kept parameters were baked in at the template's values.
+        values = dict(launch.values, **values)
+        filled = PARAM.sub(lambda m: m[1] + str(values.get(m[2], m[3])),
+                           template)
+        if canonical(filled) != canonical(
+                trace({'max_blocks_per_seq': width})):
+            wrong.append((width, values))
+    # One compile of the template, timed alone (the cache compiled it once).
+    with cache.context.parse(trace({'max_blocks_per_seq': widths[1]}),
+                             'template.mlir') as module:
+        module.hoist()
+        start = time.perf_counter()
+        module.compile(flyhoist.Target(chip))
+        compile_time = time.perf_counter() - start
+    # Later widths: trace + parse + match + Launch (the template's object).
+    matched = get_times[2:]
+    traced = trace_times[2:len(widths)]  # the check traced again after
+    result = {
+        'kernel': os.path.relpath(path, common.ROOT), 'chip': chip,
+        'traced': cache.traced, 'compiled': cache.compiled,
+        'hoisted': sorted(hoisted_names), 'specialized launches': specialized,
+        'wrong': wrong, 'compile': compile_time,
+        'get': statistics.median(matched) if matched else 0.0,
+        'trace': statistics.median(traced) if traced else 0.0,
+        'log': cache.recompiles[:3],
+    }
+    cache.close()
+    frontend.close()
+    return result
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--count', type=int, default=125)
+    parser.add_argument('--kernel', action='append',
+                        help='FILE:CHIP (default: the four kernels)')
+    parser.add_argument('--canonicalize', action='store_true',
+                        help='trace with canonicalize,cse after '
+                             'materializing (width 1 then folds x * 1)')
+    args = parser.parse_args()
+    kernels = KERNELS
+    if args.kernel:
+        kernels = [tuple(k.rsplit(':', 1)) for k in args.kernel]
+    pipeline = ('builtin.module(materialize-specialization,canonicalize,cse)'
+                if args.canonicalize else
+                'builtin.module(materialize-specialization,cse)')
+    widths = spread_widths(args.count)
+    print(f'# {datetime.date.today()} {platform.node()} {platform.machine()}; '
+          f'{len(widths)} widths over {widths[0]}..{widths[-1]} (order: '
+          f'{widths[0]}, {widths[1]}, ...); trace: {pipeline}')
+    failed = False
+    for path, chip in kernels:
+        r = run_kernel(path, chip, widths, pipeline)
+        ok = not r['wrong']
+        failed |= not ok
+        print(f"{r['kernel']} {r['chip']}: traced {r['traced']}, compiled "
+              f"{r['compiled']}; hoisted {r['hoisted']}; "
+              f"{r['specialized launches']} launches on a specialized "
+              f"compile; every hoisted launch passes what its own trace "
+              f"baked in: "
+              f"{'yes' if ok else 'NO ' + str(r['wrong'][:3])}")
+        print(f"  per new width: trace {r['trace'] * 1e3:.1f} ms, "
+              f"parse + match {(r['get'] - r['trace']) * 1e3:.1f} ms, "
+              f"trace + match {r['get'] * 1e3:.1f} ms (median of "
+              f"{len(widths) - 2}); one template compile "
+              f"{r['compile'] * 1e3:.0f} ms; compile / (trace + match) "
+              f"{r['compile'] / r['get']:.1f}x" if r['get'] else '')
+        for line in r['log']:
+            print(f'  log: {line}')
+    return 1 if failed else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,177 @@
+# KernelCache(infer_params=True) with a trace that emits plain constants:
+# the first value compiles, the second infers and compiles the template,
+# later values are traced and matched (traced grows, compiled does not) and
+# launch with the constants of their own trace. Bad input: a trace that
+# raises, one trace only, traces of another kernel, a later trace that
+# differs in one op or in a constant the template holds: a clear error or a
+# compile for that value with one logged line, never a wrong launch.
+# RUN: env FLYHOIST_LOG=recompiles python3 %s 2>&1 | FileCheck %s
+
+import sys
+
+from flyhoist import KernelCache, Target
+
+
+def kernel_text(width, tile=256, extra_op=False, other_kernel=False):
+    """A gather kernel for `width`, as a tracer with no spec.param emits it:
+    the row stride and the byte stride 4 * width as plain constants."""
+    extra = ('      %e = arith.addi %i, %blk : index\n'
+             '      memref.store %v, %out[%e] : memref<?xi32>\n'
+             if extra_op else '')
+    name = 'other' if other_kernel else 'gather'
+    return f'''module attributes {{gpu.container_module}} {{
+  gpu.module @kernels {{
+    gpu.func @{name}(%bt: memref<?xi32>, %out: memref<?xi32>, %seq: index,
+                     %blk: index) kernel {{
+      %w = arith.constant {width} : index
+      %s = arith.constant {4 * width} : index
+      %t = arith.constant {tile} : index
+      %row = arith.muli %seq, %w : index
+      %i = arith.addi %row, %blk : index
+      %v = memref.load %bt[%i] : memref<?xi32>
+      %b = arith.muli %blk, %s : index
+      %o = arith.addi %b, %t : index
+      memref.store %v, %out[%o] : memref<?xi32>
+{extra}      gpu.return
+    }}
+  }}
+  func.func @host(%bt: memref<?xi32>, %out: memref<?xi32>, %seq: index,
+                  %blk: index) {{
+    %c1 = arith.constant 1 : index
+    gpu.launch_func @kernels::@{name} blocks in (%c1, %c1, %c1)
+        threads in (%c1, %c1, %c1)
+        args(%bt : memref<?xi32>, %out : memref<?xi32>, %seq : index,
+             %blk : index)
+    return
+  }}
+}}
+'''
+
+
+def trace(values):
+    width = values['width']
+    if width == 13:
+        raise ValueError('the frontend cannot trace width 13')
+    return kernel_text(width, tile=512 if width == 999 else 256,
+                       extra_op=width == 777)
+
+
+def say(*args):
+    print(*args, flush=True)
+
+
+RUNTIME = ['bt', 'out', 'seq', 'blk']
+cache = KernelCache(Target('sm_90'), cache_dir=False, infer_params=True)
+
+# CHECK-LABEL: widths
+say('widths')
+launches = {w: cache.get('gather', {'width': w}, trace)
+            for w in (64, 128, 3, 40, 500)}
+say(f'traced {cache.traced}, compiled {cache.compiled}')
+# CHECK-NEXT: traced 5, compiled 2
+say('first:', launches[64].specialized, launches[64].arguments(RUNTIME))
+# CHECK-NEXT: first: False ['bt', 'out', 'seq', 'blk']
+for w in (128, 3, 40, 500):
+    say(w, launches[w].arguments(RUNTIME))
+# The hoisted values in name order: p0 (4 * width), then width.
+# CHECK-NEXT: 128 ['bt', 'out', 'seq', 'blk', 512, 128]
+# CHECK-NEXT: 3 ['bt', 'out', 'seq', 'blk', 12, 3]
+# CHECK-NEXT: 40 ['bt', 'out', 'seq', 'blk', 160, 40]
+# CHECK-NEXT: 500 ['bt', 'out', 'seq', 'blk', 2000, 500]
+say('one template object:',
+    len({id(launches[w].objects) for w in (128, 3, 40, 500)}))
+# CHECK-NEXT: one template object: 1
+cache.get('gather', {'width': 40}, trace)
+say(f'again 40: traced {cache.traced}, hits {cache.hits}')
+# CHECK-NEXT: again 40: traced 5, hits 1
+
+# CHECK-LABEL: a trace that raises
+say('a trace that raises')
+try:
+    cache.get('gather', {'width': 13}, trace)
+except ValueError as error:
+    say('raised:', error)
+say(f'traced {cache.traced}, compiled {cache.compiled}')
+say('after:', cache.get('gather', {'width': 14}, trace).arguments(RUNTIME))
+# CHECK-NEXT: raised: the frontend cannot trace width 13
+# CHECK-NEXT: traced 5, compiled 2
+# CHECK-NEXT: after: ['bt', 'out', 'seq', 'blk', 56, 14]
+
+# CHECK-LABEL: one op more
+say('one op more')
+launch = cache.get('gather', {'width': 777}, trace)
+# CHECK-NEXT: [flyhoist] compiled gather again for width=777: trace does not match the template: 'gpu.return' vs 'arith.addi' at gather.mlir:14:7 (gather.mlir:14:12 in the other trace)
+say(f'traced {cache.traced}, compiled {cache.compiled}',
+    launch.arguments(RUNTIME))
+# CHECK-NEXT: traced 7, compiled 3 ['bt', 'out', 'seq', 'blk']
+
+# CHECK-LABEL: an invariant constant changes
+say('an invariant constant changes')
+launch = cache.get('gather', {'width': 999}, trace)
+# CHECK-NEXT: [flyhoist] compiled gather again for width=999: trace does not match the template: operand 1 is constant 256 in the template and constant 512 in the trace at gather.mlir:12:12 (gather.mlir:12:12 in the other trace)
+say(f'traced {cache.traced}, compiled {cache.compiled}',
+    launch.arguments(RUNTIME))
+# CHECK-NEXT: traced 8, compiled 4 ['bt', 'out', 'seq', 'blk']
+# The template still serves the widths that match it.
+say('later:', cache.get('gather', {'width': 256}, trace).arguments(RUNTIME),
+    cache.compiled)
+# CHECK-NEXT: later: ['bt', 'out', 'seq', 'blk', 1024, 256] 4
+
+# CHECK-LABEL: one trace
+say('one trace')
+single = KernelCache(Target('sm_90'), cache_dir=False, infer_params=True)
+launch = single.get('gather', {'width': 8}, trace)
+say(f'traced {single.traced}, compiled {single.compiled}',
+    launch.arguments(RUNTIME))
+# CHECK-NEXT: traced 1, compiled 1 ['bt', 'out', 'seq', 'blk']
+
+# CHECK-LABEL: another kernel
+say('another kernel')
+other = KernelCache(Target('sm_90'), cache_dir=False, infer_params=True)
+other.get('k', {'width': 8}, trace)
+launch = other.get('k', {'width': 9},
+                   lambda v: kernel_text(v['width'], other_kernel=True))
+# CHECK-NEXT: [flyhoist] compiled k again for width=9: not inferred: traces do not align: attribute 'sym_name' differs: "other" vs "gather" at k.mlir:3:5 (k.mlir:3:5 in the other trace)
+say(f'traced {other.traced}, compiled {other.compiled}',
+    launch.arguments(RUNTIME))
+# CHECK-NEXT: traced 2, compiled 2 ['bt', 'out', 'seq', 'blk']
+say('recompiles recorded:', len(cache.recompiles), len(other.recompiles))
+# CHECK-NEXT: recompiles recorded: 2 1
+
+# CHECK-LABEL: a first value of its own structure
+# Width 1 traces differently (the DSL folded x * 1, say): the next width is
+# compiled alone, and the one after pairs with it instead.
+say('a first value of its own structure')
+folded = KernelCache(Target('sm_90'), cache_dir=False, infer_params=True)
+fold = lambda v: kernel_text(v['width'], extra_op=v['width'] == 1)  # noqa
+for w in (1, 5, 9, 13):
+    folded.get('f', {'width': w}, fold)
+# CHECK-NEXT: [flyhoist] compiled f again for width=5: not inferred: traces do not align: 'gpu.return' vs 'arith.addi' at f.mlir:14:7 (f.mlir:14:12 in the other trace)
+say(f'traced {folded.traced}, compiled {folded.compiled}',
+    folded.get('f', {'width': 13}, fold).arguments(RUNTIME))
+# CHECK-NEXT: traced 4, compiled 3 ['bt', 'out', 'seq', 'blk', 52, 13]
+for c in (cache, single, other, folded):
+    c.close()
+
+# CHECK-LABEL: the functions
+# What the cache calls, for a frontend with its own cache.
+say('the functions')
+from flyhoist import Context, TraceMismatch, infer_spec_params, \
+    match_spec_params  # noqa: E402
+with Context() as context:
+    a = context.parse(kernel_text(128), 'a.mlir')
+    b = context.parse(kernel_text(64), 'b.mlir')
+    c = context.parse(kernel_text(32), 'c.mlir')
+    d = context.parse(kernel_text(16, extra_op=True), 'd.mlir')
+    params = infer_spec_params(a, [b], [('width', [128, 64])])
+    say([(p['name'], p['type'], p['values'], p['location']) for p in params])
+    # CHECK-NEXT: [('width', 'index', [128, 64], 'a.mlir:8:14'), ('p0', 'index', [512, 256], 'a.mlir:11:12')]
+    say(match_spec_params(a, c))
+    # CHECK-NEXT: {'width': 32, 'p0': 128}
+    try:
+        match_spec_params(a, d)
+    except TraceMismatch as error:
+        say('mismatch:', error.summary())
+    # CHECK-NEXT: mismatch: trace does not match the template: 'gpu.return' vs 'arith.addi' at a.mlir:14:7 (d.mlir:14:12 in the other trace)
+    for m in (a, b, c, d):
+        m.close()
