@@ -2,16 +2,35 @@
 
 #include "flyhoist/Pipelines/Pipelines.h"
 
+#include "flyhoist/Transforms/Passes.h"
+
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVM/ROCDL/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -24,6 +43,65 @@ using namespace mlir::flyhoist;
 StringRef mlir::flyhoist::getDefaultAMDGPUToolkitPath() {
   return FLYHOIST_DEFAULT_AMDGPU_TOOLKIT;
 }
+
+namespace {
+
+/// The first pass of each pipeline. It does nothing to the IR; it exists for
+/// what it adds to the context before the pipeline runs (a pass's dependent
+/// dialects and registry extensions are appended to the context by the pass
+/// manager): the target attribute models that gpu-module-to-binary calls
+/// through (without them MLIR 22 dereferences a null interface and crashes
+/// in the serializer), the conversion interfaces through which
+/// convert-gpu-to-rocdl/nvvm lower the other dialects of a kernel (without
+/// them arith and memref ops are left behind as unrealized casts), and the
+/// LLVM IR translations of the dialects a lowered gpu.module holds. A host that
+/// registered only its own dialects (through the C API, say) gets a working
+/// pipeline; one that registered everything already loses nothing, as
+/// registering a model twice keeps the first.
+struct RegisterLoweringInterfacesPass
+    : public PassWrapper<RegisterLoweringInterfacesPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RegisterLoweringInterfacesPass)
+
+  explicit RegisterLoweringInterfacesPass(bool rocdl) : rocdl(rocdl) {}
+
+  StringRef getArgument() const override {
+    return "flyhoist-register-lowering-interfaces";
+  }
+  StringRef getDescription() const override {
+    return "Add the target models and LLVM IR translations the lowering "
+           "needs to the context";
+  }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    arith::registerConvertArithToLLVMInterface(registry);
+    cf::registerConvertControlFlowToLLVMInterface(registry);
+    index::registerConvertIndexToLLVMInterface(registry);
+    registerConvertComplexToLLVMInterface(registry);
+    registerConvertFuncToLLVMInterface(registry);
+    registerConvertMathToLLVMInterface(registry);
+    registerConvertMemRefToLLVMInterface(registry);
+    ub::registerConvertUBToLLVMInterface(registry);
+    vector::registerConvertVectorToLLVMInterface(registry);
+    registerBuiltinDialectTranslation(registry);
+    registerLLVMDialectTranslation(registry);
+    registerGPUDialectTranslation(registry);
+    if (rocdl) {
+      ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
+      registerROCDLDialectTranslation(registry);
+    } else {
+      NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+      registerConvertNVVMToLLVMInterface(registry);
+      registerNVVMDialectTranslation(registry);
+    }
+  }
+
+  void runOnOperation() override {}
+
+private:
+  bool rocdl;
+};
+
+} // namespace
 
 /// The device-side lowering both targets share, before the target-specific
 /// conversion: inline device helpers, then lower affine, views and scf.
@@ -46,6 +124,9 @@ static void addDeviceCleanup(OpPassManager &pm) {
 
 void mlir::flyhoist::buildAMDGPUPipeline(OpPassManager &pm,
                                          const AMDGPUPipelineOptions &options) {
+  pm.addPass(std::make_unique<RegisterLoweringInterfacesPass>(/*rocdl=*/true));
+  // Kept parameters become constants; the lowering cannot take spec.param.
+  pm.addPass(createMaterializeSpecialization());
   GpuROCDLAttachTargetOptions target;
   target.chip = options.chip;
   target.optLevel = options.optLevel;
@@ -54,6 +135,7 @@ void mlir::flyhoist::buildAMDGPUPipeline(OpPassManager &pm,
   addCommonDeviceLowering(pm);
   ConvertGpuOpsToROCDLOpsOptions convert;
   convert.chipset = options.chip;
+  convert.useBarePtrCallConv = options.useBarePtrCallConv;
   pm.nest<gpu::GPUModuleOp>().addPass(createConvertGpuOpsToROCDLOps(convert));
   addDeviceCleanup(pm);
 
@@ -67,6 +149,8 @@ void mlir::flyhoist::buildAMDGPUPipeline(OpPassManager &pm,
 
 void mlir::flyhoist::buildNVVMPipeline(OpPassManager &pm,
                                        const NVVMPipelineOptions &options) {
+  pm.addPass(std::make_unique<RegisterLoweringInterfacesPass>(/*rocdl=*/false));
+  pm.addPass(createMaterializeSpecialization());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;
@@ -78,7 +162,9 @@ void mlir::flyhoist::buildNVVMPipeline(OpPassManager &pm,
   // turn them into libdevice calls, which only link where a CUDA toolkit is
   // found, leaving an undefined __nv_fmaf in the PTX otherwise.
   pm.nest<gpu::GPUModuleOp>().addPass(createConvertMathToLLVMPass());
-  pm.nest<gpu::GPUModuleOp>().addPass(createConvertGpuOpsToNVVMOps());
+  ConvertGpuOpsToNVVMOpsOptions convert;
+  convert.useBarePtrCallConv = options.useBarePtrCallConv;
+  pm.nest<gpu::GPUModuleOp>().addPass(createConvertGpuOpsToNVVMOps(convert));
   addDeviceCleanup(pm);
 
   GpuModuleToBinaryPassOptions binary;
