@@ -33,6 +33,12 @@
 #include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <dlfcn.h>
+
 using namespace mlir;
 using namespace mlir::flyhoist;
 
@@ -41,7 +47,27 @@ using namespace mlir::flyhoist;
 #endif
 
 StringRef mlir::flyhoist::getDefaultAMDGPUToolkitPath() {
-  return FLYHOIST_DEFAULT_AMDGPU_TOOLKIT;
+  static const std::string path = [] {
+    // Installed (`cmake --install`): <prefix>/lib/flyhoist/toolkit, next to
+    // the library (lib/) or executable (bin/) holding this code. Otherwise
+    // the folder the build made.
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void *>(&getDefaultAMDGPUToolkitPath), &info) &&
+        info.dli_fname) {
+      StringRef here = llvm::sys::path::parent_path(info.dli_fname);
+      for (StringRef relative :
+           {"flyhoist/toolkit", "../lib/flyhoist/toolkit"}) {
+        SmallString<256> toolkit(here);
+        llvm::sys::path::append(toolkit, relative);
+        SmallString<256> lld(toolkit);
+        llvm::sys::path::append(lld, "llvm", "bin", "ld.lld");
+        if (llvm::sys::fs::exists(lld))
+          return std::string(toolkit);
+      }
+    }
+    return std::string(FLYHOIST_DEFAULT_AMDGPU_TOOLKIT);
+  }();
+  return path;
 }
 
 namespace {

@@ -17,6 +17,11 @@ API_MAJOR = 1
 
 LIBRARY_NAME = 'libFlyHoistMLIRCAPI.so'
 
+try:  # written by `cmake --install`: the installed library, from here
+    from ._installed import LIBRARY as _INSTALLED_LIBRARY
+except ImportError:
+    _INSTALLED_LIBRARY = None
+
 
 class LibraryNotFound(RuntimeError):
     """No libFlyHoistMLIRCAPI.so where the package looked."""
@@ -151,9 +156,13 @@ _SIGNATURES = {
 
 
 def find_library(explicit=None):
-    """The library: `explicit`, $FLYHOIST_CAPI_LIB, else a build tree of
-    this checkout (build*/lib)."""
+    """The library: `explicit`, $FLYHOIST_CAPI_LIB, else the installed one
+    (an installed package), else a build tree of this checkout
+    (build*/lib)."""
     candidates = [explicit, os.environ.get('FLYHOIST_CAPI_LIB')]
+    if _INSTALLED_LIBRARY:
+        candidates.append(os.path.normpath(os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), _INSTALLED_LIBRARY)))
     candidates += sorted(glob.glob(os.path.join(ROOT, 'build*', 'lib',
                                                 LIBRARY_NAME)))
     for path in candidates:

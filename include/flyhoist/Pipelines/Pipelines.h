@@ -17,9 +17,11 @@
 
 namespace mlir::flyhoist {
 
-/// The toolkit folder compiled in at build time: it holds `llvm/bin/ld.lld`,
-/// a link to LLVM 22's ld.lld, which `gpu-module-to-binary` runs for
-/// `format=bin`. Empty when the build found no ld.lld.
+/// The folder holding `llvm/bin/ld.lld`, a link to LLVM 22's ld.lld, which
+/// `gpu-module-to-binary` runs for `format=bin`: the installed one
+/// (`<prefix>/lib/flyhoist/toolkit`, found next to the library or executable
+/// holding this code) or else the one the build made. Empty when the build
+/// found no ld.lld.
 StringRef getDefaultAMDGPUToolkitPath();
 
 /// Options of `flyhoist-amdgpu-pipeline`.
