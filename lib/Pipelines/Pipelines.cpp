@@ -72,12 +72,14 @@ StringRef mlir::flyhoist::getDefaultAMDGPUToolkitPath() {
 
 namespace {
 
-/// The first pass of each pipeline. It does nothing to the IR; it exists for
-/// what it adds to the context before the pipeline runs (a pass's dependent
-/// dialects and registry extensions are appended to the context by the pass
-/// manager): the target attribute models that gpu-module-to-binary calls
-/// through (without them MLIR 22 dereferences a null interface and crashes
-/// in the serializer), the conversion interfaces through which
+/// The first pass of each pipeline (`flyhoist-lowering-interfaces{target=
+/// rocdl|nvvm}`, registered with the pipelines for a frontend's own lowering
+/// pipeline and so that printed pipelines parse). It does nothing to the IR; it
+/// exists for what it adds to the context before the pipeline runs (a pass's
+/// dependent dialects and registry extensions are appended to the context by
+/// the pass manager): the target attribute models that gpu-module-to-binary
+/// calls through (without them MLIR 22 dereferences a null interface and
+/// crashes in the serializer), the conversion interfaces through which
 /// convert-gpu-to-rocdl/nvvm lower the other dialects of a kernel (without
 /// them arith and memref ops are left behind as unrealized casts), and the
 /// LLVM IR translations of the dialects a lowered gpu.module holds. A host that
@@ -88,14 +90,19 @@ struct RegisterLoweringInterfacesPass
     : public PassWrapper<RegisterLoweringInterfacesPass, OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RegisterLoweringInterfacesPass)
 
-  explicit RegisterLoweringInterfacesPass(bool rocdl) : rocdl(rocdl) {}
+  RegisterLoweringInterfacesPass() = default;
+  RegisterLoweringInterfacesPass(const RegisterLoweringInterfacesPass &other)
+      : PassWrapper(other) {}
+  explicit RegisterLoweringInterfacesPass(StringRef targetName) {
+    target = targetName.str();
+  }
 
   StringRef getArgument() const override {
-    return "flyhoist-register-lowering-interfaces";
+    return "flyhoist-lowering-interfaces";
   }
   StringRef getDescription() const override {
-    return "Add the target models and LLVM IR translations the lowering "
-           "needs to the context";
+    return "Add to the context the target models, conversion interfaces and "
+           "LLVM IR translations the ROCDL or NVVM lowering needs";
   }
 
   void getDependentDialects(DialectRegistry &registry) const override {
@@ -111,20 +118,26 @@ struct RegisterLoweringInterfacesPass
     registerBuiltinDialectTranslation(registry);
     registerLLVMDialectTranslation(registry);
     registerGPUDialectTranslation(registry);
-    if (rocdl) {
-      ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
-      registerROCDLDialectTranslation(registry);
-    } else {
+    if (target == "nvvm") {
       NVVM::registerNVVMTargetInterfaceExternalModels(registry);
       registerConvertNVVMToLLVMInterface(registry);
       registerNVVMDialectTranslation(registry);
+    } else {
+      ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
+      registerROCDLDialectTranslation(registry);
     }
   }
 
-  void runOnOperation() override {}
+  void runOnOperation() override {
+    if (target != "rocdl" && target != "nvvm") {
+      getOperation()->emitError("flyhoist-lowering-interfaces: target='")
+          << target << "' is neither 'rocdl' nor 'nvvm'";
+      signalPassFailure();
+    }
+  }
 
-private:
-  bool rocdl;
+  Option<std::string> target{*this, "target", llvm::cl::desc("rocdl or nvvm"),
+                             llvm::cl::init("rocdl")};
 };
 
 } // namespace
@@ -150,7 +163,7 @@ static void addDeviceCleanup(OpPassManager &pm) {
 
 void mlir::flyhoist::buildAMDGPUPipeline(OpPassManager &pm,
                                          const AMDGPUPipelineOptions &options) {
-  pm.addPass(std::make_unique<RegisterLoweringInterfacesPass>(/*rocdl=*/true));
+  pm.addPass(std::make_unique<RegisterLoweringInterfacesPass>("rocdl"));
   // Kept parameters become constants; the lowering cannot take spec.param.
   pm.addPass(createMaterializeSpecialization());
   GpuROCDLAttachTargetOptions target;
@@ -175,7 +188,7 @@ void mlir::flyhoist::buildAMDGPUPipeline(OpPassManager &pm,
 
 void mlir::flyhoist::buildNVVMPipeline(OpPassManager &pm,
                                        const NVVMPipelineOptions &options) {
-  pm.addPass(std::make_unique<RegisterLoweringInterfacesPass>(/*rocdl=*/false));
+  pm.addPass(std::make_unique<RegisterLoweringInterfacesPass>("nvvm"));
   pm.addPass(createMaterializeSpecialization());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
@@ -199,6 +212,7 @@ void mlir::flyhoist::buildNVVMPipeline(OpPassManager &pm,
 }
 
 void mlir::flyhoist::registerFlyHoistPipelines() {
+  PassRegistration<RegisterLoweringInterfacesPass>();
   PassPipelineRegistration<AMDGPUPipelineOptions>(
       "flyhoist-amdgpu-pipeline",
       "Lower upstream GPU IR to AMDGPU code objects in gpu.binary "
