@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ python3
+  cmake ninja-build g++ python3 pkg-config
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22
   clang-22 libclang-rt-22-dev clang-format-22
   # The remote cache (python/flyhoist/remote.py) and its tests: the client

@@ -24,8 +24,10 @@
 |*   mlirPassManagerRunOnOp(pm, mlirModuleGetOperation(module));              *|
 |*   flyhoistPrintManifest(mlirModuleGetOperation(module), onText, &json);    *|
 |*                                                                            *|
-|* docs/INTEGRATION.md says how to carry these functions in a frontend's own  *|
-|* C API library instead.                                                     *|
+|* mlirRegisterAllDialects may be replaced by the handles of the dialects the *|
+|* host's IR uses: flyhoist's lowering pipelines add what they need.          *|
+|* docs/INTEGRATION.md says how to build against an installed flyhoist and    *|
+|* how to carry these functions in a frontend's own C API library instead.    *|
 |*                                                                            *|
 \*===----------------------------------------------------------------------===*/
 

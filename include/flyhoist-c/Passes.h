@@ -8,6 +8,8 @@
 |*   void mlirRegisterFlyHoistHoistStrideSpecialization(void);                *|
 |*   MlirPass mlirCreateFlyHoistMaterializeSpecialization(void);              *|
 |*   void mlirRegisterFlyHoistMaterializeSpecialization(void);                *|
+|*   MlirPass mlirCreateFlyHoistStripHoistRecords(void);                      *|
+|*   void mlirRegisterFlyHoistStripHoistRecords(void);                        *|
 |*                                                                            *|
 |* Registration is process-wide (MLIR's pass registry is global): call it     *|
 |* once, before the first mlirParsePassPipeline that names a flyhoist pass.   *|
@@ -26,10 +28,14 @@ extern "C" {
 #endif
 
 /// Registers the named lowering pipelines `flyhoist-amdgpu-pipeline`
-/// (`chip=gfx942|gfx950 format=bin|isa|llvm toolkit=DIR O=N`) and
-/// `flyhoist-nvvm-pipeline` (`chip=sm_90 format=isa|bin|fatbin features= O=N`)
-/// with MLIR's global pass registry, so that `mlirParsePassPipeline` accepts
-/// them. Process-wide, like the pass registration; calling it again is a no-op.
+/// (`chip=gfx942|gfx950 format=bin|isa|llvm toolkit=DIR O=N
+/// use-bare-ptr-memref-call-conv=BOOL`) and `flyhoist-nvvm-pipeline`
+/// (`chip=sm_90 format=isa|bin|fatbin features= O=N
+/// use-bare-ptr-memref-call-conv=BOOL`) with MLIR's global pass registry, so
+/// that `mlirParsePassPipeline` accepts them. Process-wide, like the pass
+/// registration; calling it again is a no-op. The pipelines need only the
+/// dialects of the input registered: they add the target models, conversion
+/// interfaces and LLVM IR translations they use to the context they run in.
 MLIR_CAPI_EXPORTED void mlirRegisterFlyHoistPipelines(void);
 
 #ifdef __cplusplus

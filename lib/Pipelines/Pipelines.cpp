@@ -2,28 +2,53 @@
 
 #include "flyhoist/Pipelines/Pipelines.h"
 
+#include "flyhoist/Transforms/Passes.h"
+
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
 #include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
 #include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/Pass.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVM/ROCDL/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
+#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Triple.h"
+
 
 #include <algorithm>
 #include <memory>
 #include <mutex>
+
+#include <dlfcn.h>
 
 using namespace mlir;
 using namespace mlir::flyhoist;
@@ -33,8 +58,100 @@ using namespace mlir::flyhoist;
 #endif
 
 StringRef mlir::flyhoist::getDefaultAMDGPUToolkitPath() {
-  return FLYHOIST_DEFAULT_AMDGPU_TOOLKIT;
+  static const std::string path = [] {
+    // Installed (`cmake --install`): <prefix>/lib/flyhoist/toolkit, next to
+    // the library (lib/) or executable (bin/) holding this code. Otherwise
+    // the folder the build made.
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void *>(&getDefaultAMDGPUToolkitPath), &info) &&
+        info.dli_fname) {
+      StringRef here = llvm::sys::path::parent_path(info.dli_fname);
+      for (StringRef relative :
+           {"flyhoist/toolkit", "../lib/flyhoist/toolkit"}) {
+        SmallString<256> toolkit(here);
+        llvm::sys::path::append(toolkit, relative);
+        SmallString<256> lld(toolkit);
+        llvm::sys::path::append(lld, "llvm", "bin", "ld.lld");
+        if (llvm::sys::fs::exists(lld))
+          return std::string(toolkit);
+      }
+    }
+    return std::string(FLYHOIST_DEFAULT_AMDGPU_TOOLKIT);
+  }();
+  return path;
 }
+
+namespace {
+
+/// The first pass of each pipeline (`flyhoist-lowering-interfaces{target=
+/// rocdl|nvvm}`, registered with the pipelines for a frontend's own lowering
+/// pipeline and so that printed pipelines parse). It does nothing to the IR; it
+/// exists for what it adds to the context before the pipeline runs (a pass's
+/// dependent dialects and registry extensions are appended to the context by
+/// the pass manager): the target attribute models that gpu-module-to-binary
+/// calls through (without them MLIR 22 dereferences a null interface and
+/// crashes in the serializer), the conversion interfaces through which
+/// convert-gpu-to-rocdl/nvvm lower the other dialects of a kernel (without
+/// them arith and memref ops are left behind as unrealized casts), and the
+/// LLVM IR translations of the dialects a lowered gpu.module holds. A host that
+/// registered only its own dialects (through the C API, say) gets a working
+/// pipeline; one that registered everything already loses nothing, as
+/// registering a model twice keeps the first.
+struct RegisterLoweringInterfacesPass
+    : public PassWrapper<RegisterLoweringInterfacesPass, OperationPass<>> {
+  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(RegisterLoweringInterfacesPass)
+
+  RegisterLoweringInterfacesPass() = default;
+  RegisterLoweringInterfacesPass(const RegisterLoweringInterfacesPass &other)
+      : PassWrapper(other) {}
+  explicit RegisterLoweringInterfacesPass(StringRef targetName) {
+    target = targetName.str();
+  }
+
+  StringRef getArgument() const override {
+    return "flyhoist-lowering-interfaces";
+  }
+  StringRef getDescription() const override {
+    return "Add to the context the target models, conversion interfaces and "
+           "LLVM IR translations the ROCDL or NVVM lowering needs";
+  }
+
+  void getDependentDialects(DialectRegistry &registry) const override {
+    arith::registerConvertArithToLLVMInterface(registry);
+    cf::registerConvertControlFlowToLLVMInterface(registry);
+    index::registerConvertIndexToLLVMInterface(registry);
+    registerConvertComplexToLLVMInterface(registry);
+    registerConvertFuncToLLVMInterface(registry);
+    registerConvertMathToLLVMInterface(registry);
+    registerConvertMemRefToLLVMInterface(registry);
+    ub::registerConvertUBToLLVMInterface(registry);
+    vector::registerConvertVectorToLLVMInterface(registry);
+    registerBuiltinDialectTranslation(registry);
+    registerLLVMDialectTranslation(registry);
+    registerGPUDialectTranslation(registry);
+    if (target == "nvvm") {
+      NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+      registerConvertNVVMToLLVMInterface(registry);
+      registerNVVMDialectTranslation(registry);
+    } else {
+      ROCDL::registerROCDLTargetInterfaceExternalModels(registry);
+      registerROCDLDialectTranslation(registry);
+    }
+  }
+
+  void runOnOperation() override {
+    if (target != "rocdl" && target != "nvvm") {
+      getOperation()->emitError("flyhoist-lowering-interfaces: target='")
+          << target << "' is neither 'rocdl' nor 'nvvm'";
+      signalPassFailure();
+    }
+  }
+
+  Option<std::string> target{*this, "target", llvm::cl::desc("rocdl or nvvm"),
+                             llvm::cl::init("rocdl")};
+};
+
+} // namespace
 
 /// The device-side lowering both targets share, before the target-specific
 /// conversion: inline device helpers, then lower affine, views and scf.
@@ -57,6 +174,9 @@ static void addDeviceCleanup(OpPassManager &pm) {
 
 void mlir::flyhoist::buildAMDGPUPipeline(OpPassManager &pm,
                                          const AMDGPUPipelineOptions &options) {
+  pm.addPass(std::make_unique<RegisterLoweringInterfacesPass>("rocdl"));
+  // Kept parameters become constants; the lowering cannot take spec.param.
+  pm.addPass(createMaterializeSpecialization());
   GpuROCDLAttachTargetOptions target;
   target.chip = options.chip;
   target.optLevel = options.optLevel;
@@ -65,6 +185,7 @@ void mlir::flyhoist::buildAMDGPUPipeline(OpPassManager &pm,
   addCommonDeviceLowering(pm);
   ConvertGpuOpsToROCDLOpsOptions convert;
   convert.chipset = options.chip;
+  convert.useBarePtrCallConv = options.useBarePtrCallConv;
   pm.nest<gpu::GPUModuleOp>().addPass(createConvertGpuOpsToROCDLOps(convert));
   addDeviceCleanup(pm);
 
@@ -78,6 +199,8 @@ void mlir::flyhoist::buildAMDGPUPipeline(OpPassManager &pm,
 
 void mlir::flyhoist::buildNVVMPipeline(OpPassManager &pm,
                                        const NVVMPipelineOptions &options) {
+  pm.addPass(std::make_unique<RegisterLoweringInterfacesPass>("nvvm"));
+  pm.addPass(createMaterializeSpecialization());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;
@@ -89,7 +212,9 @@ void mlir::flyhoist::buildNVVMPipeline(OpPassManager &pm,
   // turn them into libdevice calls, which only link where a CUDA toolkit is
   // found, leaving an undefined __nv_fmaf in the PTX otherwise.
   pm.nest<gpu::GPUModuleOp>().addPass(createConvertMathToLLVMPass());
-  pm.nest<gpu::GPUModuleOp>().addPass(createConvertGpuOpsToNVVMOps());
+  ConvertGpuOpsToNVVMOpsOptions convert;
+  convert.useBarePtrCallConv = options.useBarePtrCallConv;
+  pm.nest<gpu::GPUModuleOp>().addPass(createConvertGpuOpsToNVVMOps(convert));
   addDeviceCleanup(pm);
 
   GpuModuleToBinaryPassOptions binary;
@@ -178,6 +303,7 @@ static void registerCheckedPipeline(StringRef argument, StringRef description,
 }
 
 void mlir::flyhoist::registerFlyHoistPipelines() {
+  PassRegistration<RegisterLoweringInterfacesPass>();
   registerCheckedPipeline<AMDGPUPipelineOptions>(
       "flyhoist-amdgpu-pipeline",
       "Lower upstream GPU IR to AMDGPU code objects in gpu.binary "

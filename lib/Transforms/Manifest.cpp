@@ -6,8 +6,10 @@
 #include "flyhoist/Transforms/KernelDiscovery.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/SHA256.h"
@@ -59,6 +61,60 @@ static std::string typeToString(Type type) {
   return text;
 }
 
+/// How many parameters of the lowered kernel an argument of `type` becomes
+/// under the type conversion of convert-gpu-to-rocdl/nvvm (and func-to-llvm):
+/// with descriptors, a memref of rank r is its unpacked descriptor (allocated
+/// and aligned pointers, offset, r sizes, r strides) and an unranked memref
+/// its rank and pointer; with bare pointers a memref is one pointer, which
+/// MLIR only allows for a static shape and the identity layout (nullopt
+/// otherwise: that convention cannot lower the kernel). Every other type
+/// (integers, index, floats, vectors, pointers, LLVM structs, complex) is
+/// one parameter.
+static std::optional<int64_t> loweredParameterCount(Type type,
+                                                    bool barePointers) {
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    if (!barePointers)
+      return 3 + 2 * memref.getRank();
+    if (memref.hasStaticShape() && memref.getLayout().isIdentity())
+      return 1;
+    return std::nullopt;
+  }
+  if (isa<UnrankedMemRefType>(type)) {
+    if (!barePointers)
+      return 2;
+    return std::nullopt;
+  }
+  return 1;
+}
+
+/// The index among the lowered kernel's parameters (the code object's
+/// explicit kernel arguments, in order) of argument `argument` of
+/// `function`, or null when it cannot be lowered that way.
+static llvm::json::Value loweredParameterSlot(Operation *function,
+                                              unsigned argument,
+                                              bool barePointers) {
+  auto interface = dyn_cast<FunctionOpInterface>(function);
+  if (!interface)
+    return nullptr;
+  ArrayRef<Type> types = interface.getArgumentTypes();
+  if (argument >= types.size())
+    return nullptr;
+  int64_t slot = 0;
+  for (Type type : types.take_front(argument)) {
+    std::optional<int64_t> count = loweredParameterCount(type, barePointers);
+    if (!count)
+      return nullptr;
+    slot += *count;
+  }
+  // The value itself (an integer or index) is one parameter; check the
+  // other arguments too, since one memref the convention cannot lower
+  // fails the whole kernel.
+  for (Type type : types.drop_front(argument))
+    if (!loweredParameterCount(type, barePointers))
+      return nullptr;
+  return slot;
+}
+
 /// The manifest entry of one function with a hoist record.
 static llvm::json::Object renderFunction(Operation *function,
                                          spec::HoistRecordAttr record) {
@@ -71,8 +127,17 @@ static llvm::json::Object renderFunction(Operation *function,
     if (ArrayAttr facts = param.getPreconditions())
       for (auto fact : facts.getAsValueRange<StringAttr>())
         preconditions.push_back(fact.str());
+    llvm::json::Value kernelParameter = nullptr;
+    if (std::optional<int64_t> argument = param.getArgument())
+      kernelParameter = llvm::json::Object{
+          {"memref_descriptors",
+           loweredParameterSlot(function, *argument, /*barePointers=*/false)},
+          {"bare_pointers",
+           loweredParameterSlot(function, *argument, /*barePointers=*/true)},
+      };
     hoisted.push_back(llvm::json::Object{
         {"name", param.getName().str()},
+        {"kernel_parameter", std::move(kernelParameter)},
         {"type", typeToString(param.getType())},
         {"source", param.getArgument() ? "argument" : "equals"},
         {"argument", optionalNumber(param.getArgument())},

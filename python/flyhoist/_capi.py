@@ -18,6 +18,11 @@ API_MAJOR = 1
 
 LIBRARY_NAME = 'libFlyHoistMLIRCAPI.so'
 
+try:  # written by `cmake --install`: the installed library, from here
+    from ._installed import LIBRARY as _INSTALLED_LIBRARY
+except ImportError:
+    _INSTALLED_LIBRARY = None
+
 
 class LibraryNotFound(RuntimeError):
     """No libFlyHoistMLIRCAPI.so where the package looked."""
@@ -182,11 +187,15 @@ def is_sanitizer_build(build_dir):
 
 def library_candidates(explicit=None):
     """Where the package looks, in order (docs/INTEGRATION.md):
-    `explicit`, $FLYHOIST_CAPI_LIB, $FLYHOIST_BUILD_DIR/lib, the checkout's
+    `explicit`, $FLYHOIST_CAPI_LIB, the installed library (an installed
+    package), $FLYHOIST_BUILD_DIR/lib, the checkout's
     build/lib, then its other build*/lib folders by name. The build folders
     are searched only when they are not sanitized builds; a sanitized
     library is loaded only when named (the first two)."""
     candidates = [explicit, os.environ.get('FLYHOIST_CAPI_LIB')]
+    if _INSTALLED_LIBRARY:  # an installed package: its own prefix's library
+        candidates.append(os.path.normpath(os.path.join(
+            os.path.dirname(os.path.abspath(__file__)), _INSTALLED_LIBRARY)))
     builds = []
     if os.environ.get('FLYHOIST_BUILD_DIR'):
         builds.append(os.environ['FLYHOIST_BUILD_DIR'])

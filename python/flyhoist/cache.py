@@ -242,14 +242,42 @@ class Launch:
         """True when this call got a fully specialized compile."""
         return self.variant.specialized
 
-    def arguments(self, runtime_args=(), kernel=None):
-        """The kernel's runtime arguments with each hoisted value inserted at
-        the index the manifest records, encoded as recorded. Checks the
-        preconditions that involve the arguments; raises PreconditionError
-        rather than return arguments the kernel would compute wrong with."""
+    def arguments(self, runtime_args=(), kernel=None, lowered=False,
+                  args=None):
+        """The kernel's runtime arguments with each hoisted value inserted.
+
+        lowered=False: `runtime_args` holds one entry per argument of the
+        MLIR kernel (a memref is one entry) and each hoisted value goes in
+        at the manifest's `argument`. That is the MLIR signature, what a
+        `gpu.launch_func` or a launcher that lowers its own host code takes:
+        it is NOT the code object's parameter list when the kernel has
+        memref arguments, which lower to several parameters each.
+
+        lowered=True: `runtime_args` holds the code object's kernel
+        parameters other than the hoisted values, each memref expanded the
+        way the target's pipeline lowers it (allocated pointer, aligned
+        pointer, offset, sizes, strides; one pointer under
+        use-bare-ptr-memref-call-conv=true), and each hoisted value goes in
+        at its `kernel_parameter` slot: the result is the full lowered
+        argument list a driver launch takes (docs/MANIFEST.md, "Launch
+        ABI"). Preconditions that name the kernel's arguments
+        (`value == argument i`) count MLIR arguments: give those as `args`.
+
+        Checks every precondition; raises PreconditionError rather than
+        return arguments the kernel would compute wrong with (also when a
+        precondition needs `args` in lowered mode and none were given)."""
         runtime_args = list(runtime_args)
+        checked = (runtime_args if not lowered else
+                   (list(args) if args is not None else None))
         for guard in self.variant.guards:
-            if guard.check(self.values[guard.name], runtime_args) is False:
+            holds = guard.check(self.values[guard.name], checked)
+            if holds is None and lowered:
+                raise PreconditionError(
+                    f'{self.variant.symbol_for(guard.name)}: '
+                    f'{guard.name!r} must satisfy {guard.text}, which names '
+                    f'the kernel\'s own arguments: pass them as args= (one '
+                    f'per MLIR argument) to arguments(lowered=True)')
+            if holds is False:
                 raise PreconditionError(
                     f'{self.variant.symbol_for(guard.name)}: '
                     f'{guard.name!r} = {self.values[guard.name]} breaks '
@@ -261,10 +289,59 @@ class Launch:
                 raise ValueError(f'several kernels ({", ".join(kernels)}); '
                                  f'name one')
             kernel = next(iter(kernels), None)
+        if lowered:
+            return self._lowered_arguments(runtime_args, kernel)
         for hoisted in kernels.get(kernel, ()):
             runtime_args.insert(hoisted.argument,
                                 hoisted.encode(self.values[hoisted.name]))
         return runtime_args
+
+    @property
+    def memref_convention(self):
+        """'bare_pointers' when the target's pipeline passes memrefs as bare
+        pointers (use-bare-ptr-memref-call-conv=true), else
+        'memref_descriptors': the `kernel_parameter` key that applies."""
+        target = getattr(self.cache, 'target', None)
+        options = getattr(target, 'options', '') or ''
+        match = re.search(r'(?:^|\s)use-bare-ptr-memref-call-conv'
+                          r'(?:=(\S*))?(?=\s|$)', options)
+        if match and (match[1] is None or
+                      match[1].lower() in ('true', '1')):
+            return 'bare_pointers'
+        return 'memref_descriptors'
+
+    def _lowered_arguments(self, parameters, kernel):
+        convention = self.memref_convention
+        slots = []
+        for entry in self._manifest_entry(kernel).get('hoisted', ()):
+            if entry.get('source', 'argument') != 'argument' or \
+                    entry.get('argument') is None:
+                continue  # an `equals` value: no parameter of its own
+            where = entry.get('kernel_parameter')
+            if not isinstance(where, dict) or convention not in where:
+                raise ValueError(
+                    f'{kernel}: the manifest gives no kernel_parameter for '
+                    f'{entry["name"]!r} (a library older than this package)')
+            if where[convention] is None:
+                raise ValueError(
+                    f'{kernel}: its signature has a memref that '
+                    f'{convention.replace("_", " ")} cannot lower')
+            slots.append((where[convention], entry['name']))
+        slots.sort()
+        if slots and len(parameters) != slots[0][0]:
+            raise ValueError(
+                f'{kernel}: the code object takes {slots[0][0]} parameters '
+                f'before its hoisted ones ({convention.replace("_", " ")}), '
+                f'got {len(parameters)}')
+        for slot, name in slots:
+            parameters.insert(slot, self.values[name])
+        return parameters
+
+    def _manifest_entry(self, kernel):
+        for entry in self.variant.manifest.get('kernels', ()):
+            if entry.get('symbol') == kernel:
+                return entry
+        return {}
 
     def module_for(self, stream):
         """The loaded module (the cache's loader made it), noting that it

@@ -76,6 +76,10 @@ module attributes {gpu.container_module} {
 // JSON-NEXT: "argument": 2,
 // JSON-NEXT: "divisor": null,
 // JSON-NEXT: "host_argument": null,
+// JSON-NEXT: "kernel_parameter": {
+// JSON-NEXT: "bare_pointers": null,
+// JSON-NEXT: "memref_descriptors": 6
+// JSON-NEXT: },
 // JSON-NEXT: "name": "w",
 // JSON-NEXT: "preconditions": [
 // JSON-NEXT: "value == argument 1"

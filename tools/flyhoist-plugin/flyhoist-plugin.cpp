@@ -5,10 +5,15 @@
 //
 //   mlir-opt --load-dialect-plugin=FlyHoistPlugin.so \
 //            --load-pass-plugin=FlyHoistPlugin.so \
-//            --hoist-stride-specialization
+//            --pass-pipeline='builtin.module(hoist-stride-specialization)'
 //
+// (mlir-opt parses its flags before it loads pass plugins, so a plugin's
+// pass is named in --pass-pipeline, not as --hoist-stride-specialization).
 // The dialect entry point registers the `spec` dialect; the pass entry point
-// registers `hoist-stride-specialization` and `materialize-specialization`.
+// registers every flyhoist pass (registerFlyHoistPasses, from Passes.td):
+// `hoist-stride-specialization`, `materialize-specialization` and
+// `strip-hoist-records`. The lowering pipelines are fly-opt's and the C
+// API's, not the plugin's.
 //
 //===----------------------------------------------------------------------===//
 

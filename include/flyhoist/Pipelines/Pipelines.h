@@ -18,9 +18,11 @@
 
 namespace mlir::flyhoist {
 
-/// The toolkit folder compiled in at build time: it holds `llvm/bin/ld.lld`,
-/// a link to LLVM 22's ld.lld, which `gpu-module-to-binary` runs for
-/// `format=bin`. Empty when the build found no ld.lld.
+/// The folder holding `llvm/bin/ld.lld`, a link to LLVM 22's ld.lld, which
+/// `gpu-module-to-binary` runs for `format=bin`: the installed one
+/// (`<prefix>/lib/flyhoist/toolkit`, found next to the library or executable
+/// holding this code) or else the one the build made. Empty when the build
+/// found no ld.lld.
 StringRef getDefaultAMDGPUToolkitPath();
 
 /// Options of `flyhoist-amdgpu-pipeline`.
@@ -42,7 +44,16 @@ struct AMDGPUPipelineOptions
   /// LLVM optimization level of the device code.
   PassOptions::Option<unsigned> optLevel{
       *this, "O", llvm::cl::desc("Device code optimization level"),
-      llvm::cl::init(3)};
+      llvm::cl::init(3)}; /// Lower memref kernel arguments to one bare pointer
+                          /// each instead of the
+  /// unpacked descriptor (3 + 2 * rank parameters; docs/MANIFEST.md,
+  /// `kernel_parameter`). Every memref argument of every gpu.func must then
+  /// have a static shape and the identity layout.
+  PassOptions::Option<bool> useBarePtrCallConv{
+      *this, "use-bare-ptr-memref-call-conv",
+      llvm::cl::desc("Pass memref kernel arguments as bare pointers "
+                     "(static shapes only)"),
+      llvm::cl::init(false)};
 };
 
 /// Options of `flyhoist-nvvm-pipeline`.
@@ -60,17 +71,29 @@ struct NVVMPipelineOptions : public PassPipelineOptions<NVVMPipelineOptions> {
   /// LLVM optimization level of the device code.
   PassOptions::Option<unsigned> optLevel{
       *this, "O", llvm::cl::desc("Device code optimization level"),
-      llvm::cl::init(3)};
+      llvm::cl::init(3)}; /// Lower memref kernel arguments to one bare pointer
+                          /// each instead of the
+  /// unpacked descriptor (3 + 2 * rank parameters; docs/MANIFEST.md,
+  /// `kernel_parameter`). Every memref argument of every gpu.func must then
+  /// have a static shape and the identity layout.
+  PassOptions::Option<bool> useBarePtrCallConv{
+      *this, "use-bare-ptr-memref-call-conv",
+      llvm::cl::desc("Pass memref kernel arguments as bare pointers "
+                     "(static shapes only)"),
+      llvm::cl::init(false)};
 };
 
 /// Lowers every `gpu.module` to ROCDL and serializes it into a `gpu.binary`
-/// for `options.chip`: inlining, scf/affine/view lowering, convert-gpu-to-rocdl
-/// and gpu-module-to-binary.
+/// for `options.chip`: materialize-specialization, inlining, scf/affine/view
+/// lowering, convert-gpu-to-rocdl and gpu-module-to-binary. The pipeline adds
+/// to the context what it needs besides the dialects of the input (the ROCDL
+/// target model and the LLVM IR translations of builtin, llvm, gpu, rocdl).
 void buildAMDGPUPipeline(OpPassManager &pm,
                          const AMDGPUPipelineOptions &options);
 
 /// Lowers every `gpu.module` to NVVM and serializes it into a `gpu.binary`
-/// (PTX by default) for `options.chip`.
+/// (PTX by default) for `options.chip`, adding to the context what it needs
+/// as the AMDGPU pipeline does (the NVVM target model and translations).
 void buildNVVMPipeline(OpPassManager &pm, const NVVMPipelineOptions &options);
 
 /// The processor names LLVM's backend knows for `kind` ("amdgpu": the
