@@ -53,7 +53,8 @@ class Case:
 
     def __init__(self, cls, text, options="", kept=(), error_ok=False,
                  must_accept=True, lower=False, runnable=False,
-                 host_new_types=None, variants=None, note=""):
+                 host_new_types=None, variants=None, divisor_value=None,
+                 main_value=None, note=""):
         self.cls = cls
         self.text = text
         self.options = options
@@ -75,6 +76,10 @@ class Case:
         # Modules differing only in the marked values (for runnable cases):
         # list of texts, the first being `text`.
         self.variants = variants or []
+        # divisibility: the marked value the recorded divisor must divide.
+        self.divisor_value = divisor_value
+        # hoist-into-host may give @main arguments: the value to run it with.
+        self.main_value = main_value
         self.note = note
 
 
@@ -189,9 +194,9 @@ def gen_fatptr(rng):
         ty = rng.choice(["i32", "i64"])
         body = ('      %%w = spec.param "%s" = %d : %s\n' % (name, _i(rng, 3, 200), ty))
         if ty == "i64":
-            body += "      %vb = arith.trunci %w : i64 to i32\n"
+            body += "      %vb = arith.muli %w, %w : i64\n"
         else:
-            body += "      %vb = arith.muli %w, %w : i32\n"
+            body += "      %vb = arith.extui %w : i32 to i64\n"
         acc = rng.choice(["load", "store", "vector_load"])
         space = "#amdgpu.address_space<fat_raw_buffer>"
         body += ("      %%fat = amdgpu.fat_raw_buffer_cast %%buf validBytes(%%vb) : "
@@ -269,7 +274,8 @@ HOST_MAIN = """  func.func @main() {
       memref.store %m, %in[%i] : memref<?xi64>
     }
     %z = arith.constant 0 : i64
-    scf.for %i = %c0 to %c1 step %c1 {
+    %c8 = arith.constant 8 : index
+    scf.for %i = %c0 to %c8 step %c1 {
       memref.store %z, %out[%i] : memref<8xi64>
     }
 @CALL@
@@ -316,7 +322,7 @@ def gen_two_roles(rng):
                      "    %vw = memref.view %raw[%sh][%sh] : memref<1024xi8> to memref<?xi64>\n"
                      if rng_shape == 0 else
                      "    %raw = memref.alloc() : memref<1024xi8>\n"
-                     "    %vw = memref.view %raw[%s][%s] : memref<1024xi8> to memref<?xi8>\n")
+                     "    %vw = memref.view %raw[%s][%s] : memref<1024xi8> to memref<?xi64>\n")
             view = "%vw"
         elif form == "subview":
             body += ("    %vw = memref.subview %in[%s] [%s] [1] : memref<?xi64> to "
@@ -498,7 +504,8 @@ def gen_immediate(rng):
                      "      %e = vector.insert %r, %vec[%w] : vector<4xi32> into vector<4x4xi32>\n")
         else:
             body += "      %%e = vector.insert %%i, %%vec%s : i32 into vector<4x4xi32>\n" % pos
-        body += "      llvm.store %e, %out : vector<4x4xi32>, !llvm.ptr<1>\n"
+        body += ("      %row = vector.extract %e[1] : vector<4xi32> from vector<4x4xi32>\n"
+                 "      llvm.store %row, %out : vector<4xi32>, !llvm.ptr<1>\n")
     return Case("immediate", gpu_module(body), kept=[name], lower=True,
                 note="%s %s" % (form, pos))
 
@@ -610,6 +617,7 @@ def gen_host_types(rng):
     call = "    call @host(%in, %out) : (memref<?xi64>, memref<8xi64>) -> ()"
     text = host_module(ka + kb, call, host)
     return Case("host_types", text, options="hoist-into-host", runnable=True,
+                main_value=value,
                 host_new_types=sorted(types), variants=[text],
                 note="%s and %s" % tuple(types))
 
@@ -617,17 +625,20 @@ def gen_host_types(rng):
 def gen_divisor(rng):
     """Extreme divisibility bounds and values that are multiples of large
     powers of two."""
-    bound = rng.choice([2 ** 62, 2 ** 63, 2 ** 63 + 2 ** 62, 2 ** 64 - 1, 2 ** 64,
-                        2 ** 61, 2 ** 63 - 1, 2 ** 65])
+    bound = rng.choice([2 ** 62, 2 ** 63, 2 ** 63, 2 ** 63 + 2 ** 62,
+                        2 ** 64 - 1, 2 ** 64, 2 ** 61, 2 ** 63 - 1, 2 ** 65])
     ty = rng.choice(["i64", "index"])
     value = rng.choice([2 ** 62, 2 ** 61, 2 ** 62 + 2 ** 61, -(2 ** 63),
-                        2 ** 60 * 3, 2 ** 62 * -1])
+                        -(2 ** 63), 0, 2 ** 60 * 3, 2 ** 62 * -1])
+    if ty == "index" and rng.random() < 0.5:
+        value = rng.choice([0, -(2 ** 63)])
     narrow = rng.random() < 0.3
     options = "divisibility=%d%s" % (bound, " narrow-range=true" if narrow else "")
     to_index = ("arith.addi %p, %z0 : index" if ty == "index" else
                 "arith.index_cast %p : i64 to index")
     text = ("module {\n"
-            "  func.func @kernel(%%in: memref<?xi64>, %%out: memref<8xi64>, %%i: index) {\n"
+            "  func.func @kernel(%%in: memref<?xi64>, %%out: memref<8xi64>, %%i: index)"
+            " attributes {spec.kernel} {\n"
             "    %%z0 = arith.constant 0 : index\n"
             '    %%p = spec.param "d" = %d : %s\n'
             "    %%pi = %s\n"
@@ -638,6 +649,7 @@ def gen_divisor(rng):
     # Either an option error or a record that re-parses with a positive
     # power-of-two divisor that divides the value.
     return Case("divisor", text, options=options, error_ok=True,
+                divisor_value=value,
                 note="bound %d value %d %s" % (bound, value, ty))
 
 
