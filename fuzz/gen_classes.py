@@ -625,12 +625,15 @@ def gen_host_types(rng):
 def gen_divisor(rng):
     """Extreme divisibility bounds and values that are multiples of large
     powers of two."""
-    bound = rng.choice([2 ** 62, 2 ** 63, 2 ** 63, 2 ** 63 + 2 ** 62,
-                        2 ** 64 - 1, 2 ** 64, 2 ** 61, 2 ** 63 - 1, 2 ** 65])
+    # 2^63 is the bound a signed 64-bit field cannot hold: half the draws.
+    bound = 2 ** 63 if rng.random() < 0.5 else rng.choice(
+        [2 ** 62, 2 ** 63 + 2 ** 62, 2 ** 64 - 1, 2 ** 64, 2 ** 61, 2 ** 63 - 1,
+         2 ** 65])
     ty = rng.choice(["i64", "index"])
     value = rng.choice([2 ** 62, 2 ** 61, 2 ** 62 + 2 ** 61, -(2 ** 63),
                         -(2 ** 63), 0, 2 ** 60 * 3, 2 ** 62 * -1])
-    if ty == "index" and rng.random() < 0.5:
+    if rng.random() < 0.5:
+        # Multiples of 2^63.
         value = rng.choice([0, -(2 ** 63)])
     narrow = rng.random() < 0.3
     options = "divisibility=%d%s" % (bound, " narrow-range=true" if narrow else "")
