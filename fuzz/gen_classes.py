@@ -53,7 +53,7 @@ class Case:
 
     def __init__(self, cls, text, options="", kept=(), error_ok=False,
                  must_accept=True, lower=False, runnable=False,
-                 host_new_types=None, variants=None, divisor_value=None,
+                 host_new_types=None, divisor_value=None,
                  main_value=None, note=""):
         self.cls = cls
         self.text = text
@@ -73,9 +73,6 @@ class Case:
         self.runnable = runnable
         # hoist-into-host: the types the host must gain (one per name, type).
         self.host_new_types = host_new_types
-        # Modules differing only in the marked values (for runnable cases):
-        # list of texts, the first being `text`.
-        self.variants = variants or []
         # divisibility: the marked value the recorded divisor must divide.
         self.divisor_value = divisor_value
         # hoist-into-host may give @main arguments: the value to run it with.
@@ -308,14 +305,16 @@ def param_index(rng, name, value):
 def gen_two_roles(rng):
     """The same value in an address role and a size role of one op."""
     name = "w"
-    values = [_i(rng, 1, 12) for _ in range(3)]
+    value = _i(rng, 1, 12)
     form = rng.choice(["view", "view", "subview", "subview_stride"])
     readback = rng.choice(["dim", "loop", "compare"])
+    seed = rng.random()
+    # View: the byte shift and the size both s * 8, or both s.
+    rng_shape = rng.randrange(2)
 
     def kernel(v):
-        body = param_index(rng_copy(), name, v)
+        body = param_index(random.Random(seed), name, v)
         if form == "view":
-            # byte shift %s*8 ... the same value as shift and as size.
             body += ("    %c8 = arith.constant 8 : index\n"
                      "    %sh = arith.muli %s, %c8 : index\n"
                      "    %raw = memref.alloc() : memref<1024xi8>\n"
@@ -356,15 +355,9 @@ def gen_two_roles(rng):
         return ("  func.func @kernel(%in: memref<?xi64>, %out: memref<8xi64>) {\n"
                 + body + "    return\n  }\n")
 
-    seed = rng.random()
-    rng_shape = rng.randrange(2)
-
-    def rng_copy():
-        return random.Random(seed)
     call = "    call @kernel(%in, %out) : (memref<?xi64>, memref<8xi64>) -> ()"
-    texts = [host_module(kernel(v), call) for v in values]
-    return Case("two_roles", texts[0], kept=[name], runnable=True,
-                variants=texts, note="%s %s" % (form, readback))
+    return Case("two_roles", host_module(kernel(value), call), kept=[name],
+                runnable=True, note="%s %s" % (form, readback))
 
 
 def view_type(form):
@@ -376,7 +369,7 @@ def gen_strides(rng):
     """A size of an identity-layout view from the parameter; a derived stride
     reaches a blocking use."""
     name = "w"
-    values = [_i(rng, 1, 16) for _ in range(3)]
+    value = _i(rng, 1, 16)
     make = rng.choice(["view", "alloc", "reinterpret_identity"])
     derive = rng.choice(["metadata", "subview", "cast", "collapse", "expand"])
     block = rng.choice(["compare", "loop", "store"])
@@ -442,8 +435,8 @@ def gen_strides(rng):
         return ("  func.func @kernel(%in: memref<?xi64>, %out: memref<8xi64>) {\n"
                 + body + "    return\n  }\n")
     call = "    call @kernel(%in, %out) : (memref<?xi64>, memref<8xi64>) -> ()"
-    texts = [host_module(kernel(v), call) for v in values]
-    return Case("strides", texts[0], kept=[name], runnable=True, variants=texts,
+    return Case("strides", host_module(kernel(value), call), kept=[name],
+                runnable=True,
                 note="%s %s %s" % (make, derive, block))
 
 
@@ -552,7 +545,7 @@ def gen_equals_cast(rng):
     # pass sees: a located error or kept. Hoisting it through `equals` is the
     # defect (the runnable check shows the wrong result).
     return Case("equals_cast", text, kept=[name], error_ok=True, runnable=True,
-                variants=[text], note="%s %s<-%s" % (where, ty, src_ty))
+                note="%s %s<-%s" % (where, ty, src_ty))
 
 
 def gen_variadic(rng):
@@ -618,7 +611,7 @@ def gen_host_types(rng):
     text = host_module(ka + kb, call, host)
     return Case("host_types", text, options="hoist-into-host", runnable=True,
                 main_value=value,
-                host_new_types=sorted(types), variants=[text],
+                host_new_types=sorted(types),
                 note="%s and %s" % tuple(types))
 
 
