@@ -748,6 +748,13 @@ bool variadicCall(ModuleOp module, ModuleView &, Random &random,
                                  builder.getI32IntegerAttr(7));
     call.getCalleeOperandsMutable().append(extra);
     call.setVarCalleeTypeAttr(TypeAttr::get(newType));
+    // Argument attributes, where the call has them, are one per operand:
+    // the printer indexes them by operand (and crashes past their end).
+    if (ArrayAttr argAttrs = call.getArgAttrsAttr()) {
+      llvm::SmallVector<Attribute> attrs(argAttrs.begin(), argAttrs.end());
+      attrs.push_back(builder.getDictionaryAttr({}));
+      call.setArgAttrsAttr(builder.getArrayAttr(attrs));
+    }
   }
   return true;
 }
