@@ -8,7 +8,11 @@
 // function, with a value at the edge of its type, sharing a name with
 // another parameter, tied to another value through `equals`, under every
 // option set; calls and launch sites in another order, and functions that
-// something other than a call refers to.
+// something other than a call refers to. Since issue 26 also the shapes of
+// its defect classes: a value through an aggregate, a fat-pointer access of
+// a buffer resource, one value in two operand roles, a compared stride, a
+// parameter as an immediate, `equals` through a cast, a variadic call, one
+// name at two types, divisibility bounds up to and past 2^63.
 //
 //===----------------------------------------------------------------------===//
 
