@@ -10,7 +10,8 @@ materialized module (`materialize-specialization`) does:
   fly-opt --pass-pipeline='builtin.module(flyhoist-amdgpu-pipeline{chip=C})' H
   fly-opt --pass-pipeline='builtin.module(flyhoist-nvvm-pipeline{chip=sm_90 format=isa})' H
 
-C is the chip the input names (`chip = "gfx950"`), else gfx942. The NVVM
+C is the chip the input names (`chip = "gfx950"`, or in its file name:
+`..._gfx950.mlir`), else gfx942. The NVVM
 pipeline applies to inputs with no ROCDL/AMDGPU op. An operand that must stay
 an immediate (an LLVM immarg) and was hoisted fails here even when no test
 was written for it. Inputs the pass rejects (its error tests) and inputs
@@ -64,16 +65,21 @@ def lowers(fly_opt, text, pipeline, first=None):
     return True, ""
 
 
-def pipelines_for(text):
-    """The code-object pipelines that apply to `text`."""
+def pipelines_for(text, name=""):
+    """The code-object pipelines that apply to `text` (from the file `name`:
+    a kernel written for one chip names it, e.g. ..._gfx950.mlir)."""
     chip = CHIP_RE.search(text)
-    result = [("amdgpu", AMDGPU % (chip.group(1) if chip else "gfx942"))]
+    chip = chip.group(1) if chip else None
+    if not chip:
+        named = re.search(r"(gfx\d+)", os.path.basename(name))
+        chip = named.group(1) if named else "gfx942"
+    result = [("amdgpu", AMDGPU % chip)]
     if not re.search(r"\b(rocdl|amdgpu)\.", text):
         result.append(("nvvm", NVVM))
     return result
 
 
-def check_piece(fly_opt, text, hoisted=None):
+def check_piece(fly_opt, text, hoisted=None, name=""):
     """Returns (outcome, details): outcome is 'lowered', 'failed' or
     'skipped: REASON'; details lists (pipeline, step, error) for failures
     and the pipelines lowered for successes. `hoisted` replaces the pass's
@@ -87,7 +93,7 @@ def check_piece(fly_opt, text, hoisted=None):
                 return "failed", [("pass", "hoisting crashed", err)]
             return "skipped: the pass rejects it", []
     lowered, failed, unlowerable = [], [], []
-    for kind, pipeline in pipelines_for(text):
+    for kind, pipeline in pipelines_for(text, name):
         ok, error = lowers(fly_opt, hoisted, pipeline)
         if ok:
             lowered.append(kind)
@@ -179,7 +185,8 @@ def main():
     kinds = {"amdgpu": 0, "nvvm": 0}
     failures = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futures = [(p, pool.submit(check_piece, args.fly_opt, p[2])) for p in pieces]
+        futures = [(p, pool.submit(check_piece, args.fly_opt, p[2], None, p[0]))
+                   for p in pieces]
         for (name, n, text), future in futures:
             outcome, details = future.result()
             if outcome.startswith("skipped"):
