@@ -8,7 +8,11 @@
 // function, with a value at the edge of its type, sharing a name with
 // another parameter, tied to another value through `equals`, under every
 // option set; calls and launch sites in another order, and functions that
-// something other than a call refers to.
+// something other than a call refers to. Since issue 26 also the shapes of
+// its defect classes: a value through an aggregate, a fat-pointer access of
+// a buffer resource, one value in two operand roles, a compared stride, a
+// parameter as an immediate, `equals` through a cast, a variadic call, one
+// name at two types, divisibility bounds up to and past 2^63.
 //
 //===----------------------------------------------------------------------===//
 
@@ -159,8 +163,9 @@ llvm::SmallVector<int64_t> edgeValues(Type type) {
   }
   if (width >= 1 && width < 64)
     values.push_back(static_cast<int64_t>(llvm::maxUIntN(width)));
-  for (int64_t value : {int64_t(2147483647), int64_t(2147483648),
-                        int64_t(4294967296), int64_t(128), int64_t(255)})
+  for (int64_t value :
+       {int64_t(2147483647), int64_t(2147483648), int64_t(4294967296),
+        int64_t(128), int64_t(255), int64_t(1) << 62, int64_t(3) << 61})
     if (width >= 64 || llvm::isIntN(width, value) ||
         llvm::isUIntN(width, static_cast<uint64_t>(value)))
       values.push_back(value);
@@ -369,8 +374,23 @@ bool changeOptions(ModuleOp, ModuleView &, Random &random,
                    std::string &options) {
   llvm::SmallVector<std::string> parts;
   if (coin(random, 2)) {
-    llvm::SmallVector<unsigned> bounds = {0, 1, 2, 4, 8, 16, 64, 256, 512, 3};
-    parts.push_back("divisibility=" + std::to_string(pick(bounds, random)));
+    // Up to the extremes: 2^62, 2^63, 2^64 - 1 and past what the option's
+    // integer holds.
+    llvm::SmallVector<std::string> bounds = {"0",
+                                             "1",
+                                             "2",
+                                             "4",
+                                             "8",
+                                             "16",
+                                             "64",
+                                             "256",
+                                             "512",
+                                             "3",
+                                             "4611686018427387904",
+                                             "9223372036854775808",
+                                             "18446744073709551615",
+                                             "36893488147419103232"};
+    parts.push_back("divisibility=" + pick(bounds, random));
   }
   if (coin(random, 2))
     parts.push_back("narrow-range=true");
@@ -438,6 +458,351 @@ bool referenceFunction(ModuleOp module, ModuleView &, Random &random,
   return true;
 }
 
+// -- The defect classes of issue 26 ------------------------------------------
+
+/// The operands of functions' ops, those of `rocdl`/`amdgpu`/`memref.view`-
+/// like ops (where bounds and sizes are read) first when `preferBounds`.
+llvm::SmallVector<OpOperand *> operandsOfType(ModuleOp module,
+                                              llvm::function_ref<bool(Type)> ok,
+                                              bool preferBounds) {
+  llvm::SmallVector<OpOperand *> all, bounds;
+  module.walk([&](Operation *op) {
+    if (!op->getParentOfType<FunctionOpInterface>() || isa<spec::ParamOp>(op))
+      return;
+    bool bound = isa<ROCDL::MakeBufferRsrcOp, memref::ViewOp, memref::SubViewOp,
+                     memref::AllocOp, memref::AllocaOp>(op) ||
+                 op->getDialect() ==
+                     op->getContext()->getLoadedDialect<ROCDL::ROCDLDialect>();
+    for (OpOperand &operand : op->getOpOperands())
+      if (ok(operand.get().getType())) {
+        all.push_back(&operand);
+        if (bound)
+          bounds.push_back(&operand);
+      }
+  });
+  return preferBounds && !bounds.empty() ? bounds : all;
+}
+
+/// One operand travels through an aggregate before its use (a buffer bound
+/// or resource through `!llvm.array`, a nested array in a struct, or a
+/// vector): facets must follow every aggregate kind.
+bool wrapInAggregate(ModuleOp module, ModuleView &, Random &random,
+                     std::string &) {
+  auto llvmElement = [](Type type) {
+    return type.isSignlessInteger() || isa<LLVM::LLVMPointerType>(type);
+  };
+  auto vectorElement = [](Type type) {
+    return type.isSignlessIntOrIndex() || isa<LLVM::LLVMPointerType>(type);
+  };
+  llvm::SmallVector<OpOperand *> operands =
+      operandsOfType(module, vectorElement, !coin(random, 3));
+  if (operands.empty())
+    return false;
+  OpOperand *use = pick(operands, random);
+  Value value = use->get();
+  Type type = value.getType();
+  OpBuilder builder(use->getOwner());
+  Location loc = use->getOwner()->getLoc();
+  int64_t slot = std::uniform_int_distribution<int64_t>(0, 1)(random);
+  Value result;
+  unsigned form = std::uniform_int_distribution<unsigned>(0, 2)(random);
+  if (form < 2 && !llvmElement(type))
+    form = 2;
+  if (form == 0) {
+    auto array = LLVM::LLVMArrayType::get(type, 2);
+    Value undef = LLVM::UndefOp::create(builder, loc, array);
+    Value filled = LLVM::InsertValueOp::create(builder, loc, undef, value,
+                                               ArrayRef<int64_t>{slot});
+    result = LLVM::ExtractValueOp::create(builder, loc, filled,
+                                          ArrayRef<int64_t>{slot});
+  } else if (form == 1) {
+    auto array = LLVM::LLVMArrayType::get(type, 2);
+    auto outer = LLVM::LLVMStructType::getLiteral(
+        builder.getContext(), {builder.getI32Type(), array});
+    Value undef = LLVM::UndefOp::create(builder, loc, outer);
+    Value filled = LLVM::InsertValueOp::create(builder, loc, undef, value,
+                                               ArrayRef<int64_t>{1, slot});
+    Value inner = LLVM::ExtractValueOp::create(builder, loc, filled,
+                                               ArrayRef<int64_t>{1});
+    result = LLVM::ExtractValueOp::create(builder, loc, inner,
+                                          ArrayRef<int64_t>{slot});
+  } else {
+    auto vector = VectorType::get({2}, type);
+    Value filled = vector::FromElementsOp::create(builder, loc, vector,
+                                                  ValueRange{value, value});
+    result = vector::ExtractOp::create(builder, loc, filled, slot);
+  }
+  use->set(result);
+  return true;
+}
+
+/// A buffer resource is made again as an `!llvm.ptr<7>` fat pointer (same
+/// base, stride, num_records and flags) and accessed by an LLVM memory op:
+/// the access reads num_records whatever op it is.
+bool fatPointerAccess(ModuleOp module, ModuleView &, Random &random,
+                      std::string &) {
+  llvm::SmallVector<ROCDL::MakeBufferRsrcOp> rsrcs;
+  module.walk([&](ROCDL::MakeBufferRsrcOp op) { rsrcs.push_back(op); });
+  if (rsrcs.empty())
+    return false;
+  ROCDL::MakeBufferRsrcOp rsrc = pick(rsrcs, random);
+  OpBuilder builder(rsrc->getContext());
+  builder.setInsertionPointAfter(rsrc);
+  Location loc = rsrc.getLoc();
+  auto fatType = LLVM::LLVMPointerType::get(builder.getContext(), 7);
+  Value fat = ROCDL::MakeBufferRsrcOp::create(
+      builder, loc, fatType, rsrc.getBase(), rsrc.getStride(),
+      rsrc.getNumRecords(), rsrc.getFlags());
+  Value zero = arith::ConstantOp::create(builder, loc, builder.getI32Type(),
+                                         builder.getI32IntegerAttr(0));
+  switch (std::uniform_int_distribution<unsigned>(0, 2)(random)) {
+  case 0:
+    LLVM::LoadOp::create(builder, loc, builder.getI32Type(), fat);
+    break;
+  case 1:
+    LLVM::StoreOp::create(builder, loc, zero, fat);
+    break;
+  default:
+    LLVM::AtomicRMWOp::create(builder, loc, LLVM::AtomicBinOp::add, fat, zero,
+                              LLVM::AtomicOrdering::monotonic);
+  }
+  return true;
+}
+
+/// One value in two roles of one op: an operand takes the value of another
+/// operand of the same type (shift and size of a view, offset and size of
+/// a subview, base and bound of a resource...).
+bool duplicateOperand(ModuleOp module, ModuleView &view, Random &random,
+                      std::string &) {
+  llvm::SmallVector<Operation *> ops;
+  for (Operation *op : view.opsWithOperands)
+    if (op->getNumOperands() >= 2)
+      ops.push_back(op);
+  if (ops.empty())
+    return false;
+  Operation *op = pick(ops, random);
+  llvm::SmallVector<std::pair<unsigned, unsigned>> pairs;
+  for (unsigned a = 0; a < op->getNumOperands(); ++a)
+    for (unsigned b = 0; b < op->getNumOperands(); ++b)
+      if (a != b && op->getOperand(a) != op->getOperand(b) &&
+          op->getOperand(a).getType() == op->getOperand(b).getType())
+        pairs.push_back({a, b});
+  if (pairs.empty())
+    return false;
+  auto [a, b] = pick(pairs, random);
+  op->setOperand(b, op->getOperand(a));
+  return true;
+}
+
+/// A view's derived stride reaches a comparison: its strided metadata is
+/// extracted and stride 0 compared against a constant.
+bool compareStride(ModuleOp module, ModuleView &, Random &random,
+                   std::string &) {
+  llvm::SmallVector<Value> memrefs;
+  module.walk([&](Operation *op) {
+    if (!op->getParentOfType<FunctionOpInterface>())
+      return;
+    for (Value result : op->getResults())
+      if (auto type = dyn_cast<MemRefType>(result.getType()))
+        if (type.getRank() >= 1 && type.getLayout().isIdentity())
+          memrefs.push_back(result);
+  });
+  if (memrefs.empty())
+    return false;
+  Value memref = pick(memrefs, random);
+  OpBuilder builder(memref.getContext());
+  builder.setInsertionPointAfterValue(memref);
+  Location loc = memref.getLoc();
+  auto metadata =
+      memref::ExtractStridedMetadataOp::create(builder, loc, memref);
+  Value bound = arith::ConstantOp::create(builder, loc, builder.getIndexType(),
+                                          builder.getIndexAttr(64));
+  arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult,
+                        metadata.getStrides().front(), bound);
+  return true;
+}
+
+/// A parameter becomes an operand that must stay a compile-time immediate:
+/// the immarg of `llvm.amdgcn.s.sleep` through `llvm.call_intrinsic`, or
+/// a position of a multi-dimensional `vector.extract`.
+bool paramToImmediate(ModuleOp, ModuleView &view, Random &random,
+                      std::string &) {
+  llvm::SmallVector<spec::ParamOp> params;
+  for (spec::ParamOp param : view.params)
+    if (param.getType().isSignlessIntOrIndex() && !param.getEquals())
+      params.push_back(param);
+  if (params.empty())
+    return false;
+  spec::ParamOp param = pick(params, random);
+  OpBuilder builder(param->getContext());
+  builder.setInsertionPointAfter(param);
+  Location loc = param.getLoc();
+  Type type = param.getType();
+  if (coin(random, 2)) {
+    Value index = param.getResult();
+    if (!type.isIndex())
+      index = arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                         index);
+    auto vectorType = VectorType::get({4, 4}, builder.getI32Type());
+    Value vector = arith::ConstantOp::create(
+        builder, loc, vectorType,
+        DenseElementsAttr::get(vectorType, builder.getI32IntegerAttr(3)));
+    Value zero = arith::ConstantOp::create(builder, loc, builder.getIndexType(),
+                                           builder.getIndexAttr(0));
+    vector::ExtractOp::create(builder, loc, vector,
+                              ArrayRef<OpFoldResult>{index, zero});
+    return true;
+  }
+  Value value = param.getResult();
+  if (type.isIndex())
+    value =
+        arith::IndexCastOp::create(builder, loc, builder.getI32Type(), value);
+  else if (type.getIntOrFloatBitWidth() > 32)
+    value = arith::TruncIOp::create(builder, loc, builder.getI32Type(), value);
+  else if (type.getIntOrFloatBitWidth() < 32)
+    value = arith::ExtUIOp::create(builder, loc, builder.getI32Type(), value);
+  LLVM::CallIntrinsicOp::create(builder, loc,
+                                builder.getStringAttr("llvm.amdgcn.s.sleep"),
+                                ValueRange{value});
+  return true;
+}
+
+/// `equals` takes a value through a cast (index_cast, extsi, extui, trunci)
+/// of a block argument or of a constant of another value: the contract and
+/// the checks against known values must look through the same casts.
+bool paramEqualsCast(ModuleOp module, ModuleView &view, Random &random,
+                     std::string &) {
+  if (view.params.empty())
+    return false;
+  spec::ParamOp param = pick(view.params, random);
+  Type type = param.getType();
+  if (!type.isSignlessIntOrIndex())
+    return false;
+  Operation *scope = param->getParentWithTrait<OpTrait::IsIsolatedFromAbove>();
+  if (!scope)
+    return false;
+  DominanceInfo dominance(module);
+  llvm::SmallVector<Value> sources;
+  scope->walk([&](Block *block) {
+    for (Value argument : block->getArguments())
+      if (argument.getType() != type &&
+          argument.getType().isSignlessIntOrIndex() &&
+          dominance.properlyDominates(argument, param))
+        sources.push_back(argument);
+  });
+  OpBuilder builder(param);
+  Location loc = param.getLoc();
+  Type other = type.isIndex() ? Type(builder.getI32Type())
+                              : Type(builder.getIndexType());
+  Value source;
+  if (sources.empty() || coin(random, 3)) {
+    // A constant that differs from the marked value: known at the
+    // parameter.
+    int64_t value = param.getValueAttr().getInt() + 1;
+    Type constantType = coin(random, 2) ? other : Type(builder.getI64Type());
+    source =
+        arith::ConstantOp::create(builder, loc, constantType,
+                                  builder.getIntegerAttr(constantType, value));
+  } else {
+    source = pick(sources, random);
+  }
+  Type from = source.getType();
+  Value cast;
+  if (from.isIndex() || type.isIndex())
+    cast = arith::IndexCastOp::create(builder, loc, type, source);
+  else if (from.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth())
+    cast = coin(random, 2)
+               ? arith::ExtSIOp::create(builder, loc, type, source).getResult()
+               : arith::ExtUIOp::create(builder, loc, type, source).getResult();
+  else if (from.getIntOrFloatBitWidth() > type.getIntOrFloatBitWidth())
+    cast = arith::TruncIOp::create(builder, loc, type, source);
+  else
+    cast = source;
+  param.getEqualsMutable().assign(cast);
+  return true;
+}
+
+/// An `llvm.func` becomes variadic and every `llvm.call` of it passes one
+/// variadic argument more: a valid launch site, not an arity mismatch.
+bool variadicCall(ModuleOp module, ModuleView &, Random &random,
+                  std::string &) {
+  llvm::SmallVector<LLVM::LLVMFuncOp> functions;
+  module.walk([&](LLVM::LLVMFuncOp function) {
+    if (!function.isExternal() && !function.isVarArg())
+      functions.push_back(function);
+  });
+  if (functions.empty())
+    return false;
+  LLVM::LLVMFuncOp function = pick(functions, random);
+  LLVM::LLVMFunctionType oldType = function.getFunctionType();
+  auto newType = LLVM::LLVMFunctionType::get(
+      oldType.getReturnType(), oldType.getParams(), /*isVarArg=*/true);
+  function.setFunctionType(newType);
+  std::optional<SymbolTable::UseRange> uses =
+      SymbolTable::getSymbolUses(function, module);
+  if (!uses)
+    return true;
+  for (const SymbolTable::SymbolUse &use : *uses) {
+    auto call = dyn_cast<LLVM::CallOp>(use.getUser());
+    if (!call)
+      continue;
+    OpBuilder builder(call);
+    Value extra =
+        LLVM::ConstantOp::create(builder, call.getLoc(), builder.getI32Type(),
+                                 builder.getI32IntegerAttr(7));
+    call.getCalleeOperandsMutable().append(extra);
+    call.setVarCalleeTypeAttr(TypeAttr::get(newType));
+    // Argument attributes, where the call has them, are one per operand:
+    // the printer indexes them by operand (and crashes past their end).
+    if (ArrayAttr argAttrs = call.getArgAttrsAttr()) {
+      llvm::SmallVector<Attribute> attrs(argAttrs.begin(), argAttrs.end());
+      attrs.push_back(builder.getDictionaryAttr({}));
+      call.setArgAttrsAttr(builder.getArrayAttr(attrs));
+    }
+  }
+  return true;
+}
+
+/// A parameter is made again at another integer type (index, i32, i64) and
+/// cast back, so that one name has two types across kernels: under
+/// hoist-into-host, a host gets one argument per (name, type).
+bool paramRetype(ModuleOp, ModuleView &view, Random &random, std::string &) {
+  llvm::SmallVector<spec::ParamOp> params;
+  for (spec::ParamOp param : view.params)
+    if (param.getType().isSignlessIntOrIndex() && !param.getEquals() &&
+        (param.getType().isIndex() ||
+         param.getType().getIntOrFloatBitWidth() >= 32))
+      params.push_back(param);
+  if (params.empty())
+    return false;
+  spec::ParamOp param = pick(params, random);
+  OpBuilder builder(param);
+  Location loc = param.getLoc();
+  Type type = param.getType();
+  llvm::SmallVector<Type> others;
+  for (Type candidate :
+       {Type(builder.getIndexType()), Type(builder.getI32Type()),
+        Type(builder.getI64Type())})
+    if (candidate != type)
+      others.push_back(candidate);
+  Type other = pick(others, random);
+  int64_t value = param.getValueAttr().getInt();
+  if (other.isInteger(32))
+    value = static_cast<int32_t>(value);
+  Value retyped =
+      spec::ParamOp::create(builder, loc, param.getName(), value, other);
+  Value back;
+  if (other.isIndex() || type.isIndex())
+    back = arith::IndexCastOp::create(builder, loc, type, retyped);
+  else if (other.getIntOrFloatBitWidth() < type.getIntOrFloatBitWidth())
+    back = arith::ExtSIOp::create(builder, loc, type, retyped);
+  else
+    back = arith::TruncIOp::create(builder, loc, type, retyped);
+  param.getResult().replaceAllUsesWith(back);
+  param.erase();
+  return true;
+}
+
 constexpr std::pair<const char *, Mutation> kMutations[] = {
     {"constant-to-param", constantToParam},
     {"param-edge-value", paramEdgeValue},
@@ -451,6 +816,14 @@ constexpr std::pair<const char *, Mutation> kMutations[] = {
     {"options", changeOptions},
     {"move-op-earlier", moveOpEarlier},
     {"reference-function", referenceFunction},
+    {"wrap-in-aggregate", wrapInAggregate},
+    {"fat-pointer-access", fatPointerAccess},
+    {"duplicate-operand", duplicateOperand},
+    {"compare-stride", compareStride},
+    {"param-to-immediate", paramToImmediate},
+    {"param-equals-cast", paramEqualsCast},
+    {"variadic-call", variadicCall},
+    {"param-retype", paramRetype},
 };
 
 } // namespace
@@ -461,6 +834,11 @@ std::optional<Mutant> mutateStructure(llvm::StringRef source, uint32_t seed) {
                                 [](Diagnostic &) { return success(); });
   // Mutations create spec.params in modules that may hold none yet.
   context.getOrLoadDialect<spec::SpecDialect>();
+  // And the ops of the issue-26 mutations (aggregates, fat pointers,
+  // strided metadata, casts) in modules that may hold none yet.
+  context.loadDialect<arith::ArithDialect, LLVM::LLVMDialect,
+                      memref::MemRefDialect, ROCDL::ROCDLDialect,
+                      vector::VectorDialect>();
   // The parser reads up to a NUL; a std::string has one after its text.
   std::string text = source.str();
   std::optional<std::string> options = optionsOf(text);

@@ -32,6 +32,20 @@ that the chain got the arguments exactly when no launcher on it is taken.
 (The edge values of each encoding are covered exhaustively by
 encoding_exhaustive.py.)
 
+Each kernel is also printed as a gpu.func in a gpu.module (the generator's
+`--gpu` form), hoisted under the same options, and must still lower to a code
+object (fuzz/lowering.py: flyhoist-amdgpu-pipeline for gfx942 and
+flyhoist-nvvm-pipeline) wherever its materialized form does.
+
+`--classes N` runs, instead, N inputs of each defect class of
+gen_classes.py (issue 26) through its oracles: crash, invalid IR (an op
+verifier's error, or output that does not parse again), wrong result (host
+programs, mlir-runner at -O0 and -O3, specialized against hoisted), no
+longer lowers, missed keep (a parameter the generator gave a blocking role
+or an immediate role, hoisted), a valid input rejected, a record naming the
+wrong host argument, a divisor that is not a positive power of two dividing
+the value. It prints, per class, the inputs and how many had a defect.
+
 Exit status 0 when every check passes; failing inputs go to --failures.
 """
 
@@ -46,12 +60,15 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_classes  # noqa: E402
 import gen_kernels  # noqa: E402
+import lowering  # noqa: E402
 
 # materialize-specialization first: with materialize-kept=false the kept
 # parameters are still spec.params, which the kernel runs with their marked
 # values.
-LOWER = ["--materialize-specialization", "--lower-affine", "--convert-scf-to-cf",
+LOWER = ["--materialize-specialization", "--expand-strided-metadata",
+         "--lower-affine", "--convert-scf-to-cf",
          "--convert-to-llvm", "--reconcile-unrealized-casts",
          "--strip-hoist-records"]
 
@@ -107,6 +124,37 @@ class Tools:
                           {"input.mlir": text})
         # The first line holds the buffer's address, which varies.
         return "\n".join(out.splitlines()[1:])
+
+
+# -- Lowering to a code object ---------------------------------------------------
+
+def pipeline_options(options):
+    """The hoisting pass with `options`, as a --pass-pipeline element; with
+    materialize-kept=false the kept parameters are still spec.params, which
+    a frontend materializes before lowering, as this does."""
+    opts = " ".join(o for o in options.split() if not o.startswith("remarks"))
+    return "hoist-stride-specialization{remarks=false%s}%s" % (
+        " " + opts if opts else "",
+        ",materialize-specialization" if "materialize-kept=false" in opts else "")
+
+
+def check_lowers(tools, text, options, files):
+    """The hoisted module of `text` lowers to a code object on every
+    pipeline that applies (fuzz/lowering.py) wherever the materialized one
+    does. Returns the number of pipelines lowered."""
+    count = 0
+    for kind, pipeline in lowering.pipelines_for(text):
+        ok, error = lowering.lowers(tools.fly_opt, text, pipeline,
+                                    pipeline_options(options))
+        if ok:
+            count += 1
+            continue
+        base_ok, _ = lowering.lowers(tools.fly_opt, text, pipeline,
+                                     "materialize-specialization")
+        if base_ok:
+            raise Failure("hoisted module no longer lowers (%s)" % kind,
+                          error[-3000:], files)
+    return count
 
 
 # -- Reading the pass's output --------------------------------------------------
@@ -346,7 +394,7 @@ def test_kernel(tools, seed, trials, only=""):
     kernel = gen_kernels.generate(rng)
     marked = gen_kernels.random_values(rng, kernel)
     stats = {"runs": 0, "values": 0, "hoisted": 0, "kept": 0, "equals": 0,
-             "chains": 0, "taken": 0, "chain_runs": 0}
+             "chains": 0, "taken": 0, "chain_runs": 0, "lowered": 0}
     option_sets = [o for o in OPTION_SETS if only in o]
     options = option_sets[seed % len(option_sets)]
     # The chain draws from its own generator: the kernel of a seed does not
@@ -390,6 +438,11 @@ def test_kernel(tools, seed, trials, only=""):
             raise Failure("hoisted parameter reaches a non-address use",
                           "%s: %s" % (name, violations),
                           {"input.mlir": source, "hoisted.mlir": hoisted})
+
+    # The same kernel as a gpu.func must still lower to a code object.
+    gpu_text = kernel.gpu_module_text(marked)
+    stats["lowered"] = check_lowers(tools, gpu_text, options,
+                                    {"input.mlir": gpu_text})
 
     _, kstart, kend = function_text(hoisted, "kernel")
     kernel_fn = hoisted.splitlines()[kstart:kend + 1]
@@ -561,6 +614,149 @@ def test_kernel_inferred(tools, seed, trials, only=""):
     return stats
 
 
+# -- The defect classes of issue 26 (gen_classes.py) -------------------------------
+
+# The oracles, most severe first: an input counts once, under the first.
+DEFECTS = ["crash", "invalid IR", "wrong result", "no longer lowers",
+           "missed keep", "rejects a valid input", "wrong host arguments",
+           "bad divisor"]
+
+
+def class_defects(tools, case):
+    """The defects (kinds of DEFECTS, with details) the oracles find on one
+    generated case; an empty list when it passes. Also returns the outcome
+    ('hoisted', 'kept', 'rejected')."""
+    found = []
+    flags = ["--hoist-stride-specialization=" + case.options]
+    rc, out, err = run([tools.fly_opt] + flags, case.text)
+    if rc < 0 or "Stack dump" in err or "PLEASE submit" in err:
+        return [("crash", err[-2000:])], "crashed"
+    if rc != 0:
+        # An op verifier's message names the op ('x.y' op ...); the pass's
+        # own errors do not.
+        if re.search(r"error: '[\w.]+' op ", err):
+            return [("invalid IR", err[:2000])], "invalid"
+        if case.error_ok or not case.must_accept:
+            return [], "rejected"
+        return [("rejects a valid input", err[:2000])], "rejected"
+    rc2, _, err2 = run([tools.fly_opt], out)
+    if rc2 != 0:
+        found.append(("invalid IR", "the output does not parse again: " + err2[:2000]))
+    hoisted = set(re.findall(r"'([\w.]+)' hoisted in kernel", err))
+    outcome = "hoisted" if hoisted else "kept"
+    if case.runnable and rc2 == 0:
+        program = out
+        main_args = re.search(r"func\.func @main\(([^)]+)\)", out)
+        if main_args and case.main_value is not None:
+            # hoist-into-host gave @main the new arguments: run it with the
+            # marked value in each.
+            consts = "".join("    %s = arith.constant %d : %s\n"
+                             % (a.split(": ")[0], case.main_value, a.split(": ")[1])
+                             for a in main_args.group(1).split(", "))
+            program = re.sub(r"(func\.func @main)\([^)]+\)( \{\n)",
+                             lambda m: m.group(1) + "()" + m.group(2) + consts, out)
+        for level in OPT_LEVELS:
+            try:
+                want = tools.execute(case.text, "specialized", level)
+            except Failure:
+                outcome += ", not run"
+                break
+            try:
+                got = tools.execute(program, "hoisted", level)
+            except Failure as failure:
+                found.append(("wrong result", "%s: %s" % (failure.kind,
+                                                          failure.detail[:1500])))
+                break
+            if want != got:
+                found.append(("wrong result", "at %s: specialized %r, hoisted %r"
+                              % (level, want[:200], got[:200])))
+                break
+    if case.lower and rc2 == 0:
+        try:
+            check_lowers(tools, case.text, case.options, {})
+        except Failure as failure:
+            found.append(("no longer lowers", failure.kind + ": " + failure.detail[:1500]))
+    missed = sorted(case.kept & hoisted)
+    if missed:
+        found.append(("missed keep", "%s hoisted; the generator planted a "
+                      "blocking role (%s)" % (missed, case.note)))
+    if case.host_new_types is not None:
+        signature = signature_types(out, "host")
+        host = signature[2:]
+        if sorted(host) != case.host_new_types:
+            found.append(("wrong host arguments",
+                          "@host gained %s for one name launched as %s"
+                          % (host, case.host_new_types)))
+        # Each kernel's record names the host argument of its own type.
+        for ty, where in re.findall(r"#spec\.hoisted<name = \"\w+\", type = (\w+), "
+                                    r"argument = \d+, host_argument = (\d+)", out):
+            if int(where) >= len(signature) or signature[int(where)] != ty:
+                found.append(("wrong host arguments",
+                              "a record names host argument %s for type %s; "
+                              "@host takes %s" % (where, ty, signature)))
+    if case.divisor_value is not None:
+        for d in re.findall(r"divisor = (-?\d+)", out):
+            d = int(d)
+            if d <= 1 or d & (d - 1) or case.divisor_value % d:
+                found.append(("bad divisor", "divisor %d recorded for value %d"
+                              % (d, case.divisor_value)))
+    found.sort(key=lambda f: DEFECTS.index(f[0]))
+    return found, outcome
+
+
+def run_classes(tools, args):
+    """--classes N: N inputs of each class; prints a table of inputs and
+    defects per class. Returns the number of inputs with a defect."""
+    classes = [c for c in gen_classes.CLASSES if args.class_only in c]
+    jobs = []
+    for cls in classes:
+        rng = random.Random("%s-%d" % (cls, args.seed))
+        for n in range(args.classes):
+            jobs.append((cls, n, gen_classes.generate(cls, rng)))
+    table = {c: {"inputs": 0, "defects": 0, "kinds": {}, "outcomes": {}}
+             for c in classes}
+    begin = time.time()
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = [(job, pool.submit(class_defects, tools, job[2])) for job in jobs]
+        for (cls, n, case), future in futures:
+            found, outcome = future.result()
+            row = table[cls]
+            row["inputs"] += 1
+            row["outcomes"][outcome] = row["outcomes"].get(outcome, 0) + 1
+            if not found:
+                continue
+            row["defects"] += 1
+            kind, detail = found[0]
+            row["kinds"][kind] = row["kinds"].get(kind, 0) + 1
+            if args.verbose:
+                print("DEFECT %s #%d (%s): %s: %s"
+                      % (cls, n, case.note, kind, detail.strip().splitlines()[0][:300]
+                         if detail.strip() else ""))
+            if args.failures:
+                folder = os.path.join(args.failures, "%s-%d" % (cls, n))
+                os.makedirs(folder, exist_ok=True)
+                with open(os.path.join(folder, "input.mlir"), "w") as f:
+                    if case.options:
+                        f.write("// hoist-options: %s\n" % case.options)
+                    f.write(case.text)
+                with open(os.path.join(folder, "defects.txt"), "w") as f:
+                    for k, d in found:
+                        f.write("%s: %s\n\n" % (k, d))
+    total = 0
+    for cls in classes:
+        row = table[cls]
+        total += row["defects"]
+        print("class %-12s %3d inputs, %3d with a defect%s; outcomes: %s"
+              % (cls, row["inputs"], row["defects"],
+                 " (%s)" % ", ".join("%d %s" % (v, k) for k, v in
+                                     sorted(row["kinds"].items()))
+                 if row["kinds"] else "",
+                 ", ".join("%d %s" % (v, k) for k, v in sorted(row["outcomes"].items()))))
+    print("classes: %d inputs, %d with a defect; %.1f s"
+          % (len(jobs), total, time.time() - begin))
+    return total
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fly-opt", default="fly-opt")
@@ -582,15 +778,24 @@ def main():
                         "values and inferred back (infer-spec-params)")
     parser.add_argument("--failures", default=None,
                         help="directory for failing inputs")
+    parser.add_argument("--classes", type=int, default=0,
+                        help="instead of random kernels, N inputs of each "
+                        "defect class of gen_classes.py")
+    parser.add_argument("--class-only", default="",
+                        help="with --classes: the classes containing this text")
+    parser.add_argument("--verbose", action="store_true",
+                        help="with --classes: one line per defect")
     args = parser.parse_args()
     if not self_test():
         return 1
+    if args.classes:
+        return 1 if run_classes(Tools(args), args) else 0
     if not any(args.only in o for o in OPTION_SETS):
         parser.error("no option set contains %r" % args.only)
     tools = Tools(args)
     totals = {"kernels": 0, "runs": 0, "values": 0, "hoisted": 0, "kept": 0,
               "equals": 0, "chains": 0, "taken": 0, "chain_runs": 0,
-              "per_value": 0, "inferred": 0}
+              "per_value": 0, "inferred": 0, "lowered": 0}
     test = test_kernel_inferred if args.infer else test_kernel
     failures = []
     begin = time.time()
@@ -625,11 +830,12 @@ def main():
         return 1 if failures else 0
     print("differential: %d kernels passed, %d failed; %d values, %d runs; "
           "%d parameters hoisted (%d via equals), %d kept; %d launcher chains "
-          "(%d with a launcher taken), %d runs of a whole chain; %.1f s"
+          "(%d with a launcher taken), %d runs of a whole chain; %d code "
+          "objects of the gpu.func forms; %.1f s"
           % (totals["kernels"], len(failures), totals["values"], totals["runs"],
              totals["hoisted"], totals["equals"], totals["kept"],
              totals["chains"], totals["taken"], totals["chain_runs"],
-             time.time() - begin))
+             totals["lowered"], time.time() - begin))
     return 1 if failures else 0
 
 

@@ -6,7 +6,8 @@
 // `// hoist-options:` line), and checks the contracts the pass promises:
 //
 //  - it never crashes (ASan/UBSan watch the whole process);
-//  - on success the module still verifies;
+//  - on success the module still verifies, and its printed form parses and
+//    verifies again;
 //  - on failure the module prints exactly as it did before;
 //  - running it a second time changes nothing (twice == once).
 //
@@ -143,6 +144,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                    print(*module));
 
   std::string once = print(*module);
+  // What a tool downstream reads: the printed output parses and verifies
+  // again (a record field printed out of its range, such as a divisor of
+  // 2^63 in a signed field, does not).
+  OwningOpRef<ModuleOp> reparsed = parseSourceString<ModuleOp>(once, &context);
+  if (!reparsed || failed(verify(*reparsed)))
+    contractBroken("the pass's output does not parse and verify again", once);
   if (failed(hoist()))
     contractBroken("the pass failed on its own output", once);
   std::string twice = print(*module);

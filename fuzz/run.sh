@@ -7,8 +7,8 @@
 #          (long runs: keep going after a crash, collecting every one)
 #
 # The corpus lives in ASAN_BUILD_DIR/fuzz/corpus and is seeded, each run, with
-# every lit input of test/ but regressions/ (split at `// -----`) and kernels from
-# fuzz/gen_kernels.py. Crashing inputs land in ASAN_BUILD_DIR/fuzz/crashes/;
+# every lit input of test/ but regressions/ (split at `// -----`), kernels from
+# fuzz/gen_kernels.py and inputs of every defect class of fuzz/gen_classes.py. Crashing inputs land in ASAN_BUILD_DIR/fuzz/crashes/;
 # the run fails if there is one.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -37,6 +37,10 @@ for folder, dirs, files in sorted(os.walk(src)):
 print("fuzz/run.sh: %d seeds from the lit inputs" % n)
 PY
 python3 "$root/fuzz/gen_kernels.py" --seed 1 --count 200 --mixed --out "$work/seeds"
+# The shapes of the issue-26 defect classes (aggregates, fat pointers, two
+# roles, strides, immediates, equals through casts, variadic calls, two-typed
+# host arguments, extreme divisors), each with its options line.
+python3 "$root/fuzz/gen_classes.py" --seed 1 --count 8 --out "$work/seeds"
 
 # The pass aborts on a broken contract; ASan/UBSan reports abort too.
 # shellcheck source=scripts/sanitizer-env.sh

@@ -2,7 +2,11 @@
 // module with the shapes the mutations act on. A gpu.module with a kernel,
 // a device function it calls, an isolated region (gpu.all_reduce), loops and
 // a host function launching the kernel; an llvm.func marked spec.kernel; a
-// parameter with `equals`; constants of i8/i32/i64/index inside functions.
+// parameter with `equals`; constants of i8/i32/i64/index inside functions; a
+// buffer resource whose num_records is a parameter and an identity-layout
+// view sized by one (for the mutations of the issue-26 defect classes:
+// aggregates, fat pointers, strides); an llvm.func host calling the
+// llvm.func kernel (made variadic by a mutation).
 module attributes {gpu.container_module} {
   gpu.module @m {
     func.func @device(%a: memref<?xf32>, %i: index) {
@@ -38,6 +42,25 @@ module attributes {gpu.container_module} {
       %big = arith.constant 4294967296 : i64
       gpu.return
     }
+    gpu.func @buffers(%p: !llvm.ptr<1>, %i: i32, %raw: memref<4096xi8>) kernel {
+      %records = spec.param "records" = 256 : i64
+      %z16 = arith.constant 0 : i16
+      %z = arith.constant 0 : i32
+      %flags = arith.constant 159744 : i32
+      %rsrc = rocdl.make.buffer.rsrc %p, %z16, %records, %flags : !llvm.ptr<1> to !llvm.ptr<8>
+      %v = rocdl.raw.ptr.buffer.load %rsrc, %i, %z, %z : i32
+      %c0 = arith.constant 0 : index
+      %c1 = arith.constant 1 : index
+      %cols = spec.param "cols" = 8 : index
+      %view = memref.view %raw[%c0][%cols] : memref<4096xi8> to memref<4x?xi32>
+      memref.store %v, %view[%c1, %c1] : memref<4x?xi32>
+      gpu.return
+    }
+  }
+  llvm.func @llvm_host(%p: !llvm.ptr) {
+    %n = llvm.mlir.constant(3 : i64) : i64
+    llvm.call @llvm_kernel(%p, %n) : (!llvm.ptr, i64) -> ()
+    llvm.return
   }
   llvm.func @llvm_kernel(%p: !llvm.ptr, %n: i64) attributes {spec.kernel} {
     %w = llvm.mlir.constant(64 : i64) : i64
