@@ -121,32 +121,52 @@ static std::optional<APInt> constantInteger(Operation *def) {
   return std::nullopt;
 }
 
-std::optional<APInt> mlir::flyhoist::knownIntegerValue(Value value) {
+/// Whether `def` is an integer cast knownIntegerValue evaluates.
+static bool isIntegerCast(Operation *def) {
+  return isa<arith::IndexCastOp, arith::ExtSIOp, LLVM::SExtOp,
+             arith::IndexCastUIOp, arith::ExtUIOp, LLVM::ZExtOp,
+             arith::TruncIOp, LLVM::TruncOp>(def) &&
+         def->getOperand(0).getType().isIntOrIndex() &&
+         def->getResult(0).getType().isIntOrIndex();
+}
+
+/// knownIntegerValue(), where `given` (if set) is known to hold `givenValue`.
+static std::optional<APInt> evaluate(Value value, Value given,
+                                     const APInt *givenValue) {
+  if (given && value == given)
+    return *givenValue;
   Operation *def = value.getDefiningOp();
-  if (!def || def->getNumResults() != 1)
+  if (!def || def->getNumResults() != 1 || !value.getType().isIntOrIndex())
     return std::nullopt;
-  Type type = value.getType();
-  if (!type.isIntOrIndex())
-    return std::nullopt;
-  unsigned width = integerWidth(type);
+  unsigned width = integerWidth(value.getType());
   // Casts: the source's known value, as the cast computes it.
-  bool signedCast = isa<arith::IndexCastOp, arith::ExtSIOp, LLVM::SExtOp>(def);
-  bool unsignedCast =
-      isa<arith::IndexCastUIOp, arith::ExtUIOp, LLVM::ZExtOp>(def);
-  bool truncation = isa<arith::TruncIOp, LLVM::TruncOp>(def);
-  if (signedCast || unsignedCast || truncation) {
-    Value source = def->getOperand(0);
-    if (!source.getType().isIntOrIndex())
-      return std::nullopt;
-    std::optional<APInt> known = knownIntegerValue(source);
+  if (isIntegerCast(def)) {
+    std::optional<APInt> known =
+        evaluate(def->getOperand(0), given, givenValue);
     if (!known)
       return std::nullopt;
-    return unsignedCast ? known->zextOrTrunc(width) : known->sextOrTrunc(width);
+    if (isa<arith::IndexCastUIOp, arith::ExtUIOp, LLVM::ZExtOp>(def))
+      return known->zextOrTrunc(width);
+    return known->sextOrTrunc(width);
   }
   std::optional<APInt> known = constantInteger(def);
   if (known && known->getBitWidth() != width)
     return known->sextOrTrunc(width);
   return known;
+}
+
+std::optional<APInt> mlir::flyhoist::knownIntegerValue(Value value) {
+  return evaluate(value, Value(), nullptr);
+}
+
+/// The value at the start of the integer casts that compute `value`.
+static Value castChainSource(Value value) {
+  while (Operation *def = value.getDefiningOp()) {
+    if (!isIntegerCast(def))
+      break;
+    value = def->getOperand(0);
+  }
+  return value;
 }
 
 Value mlir::flyhoist::equalsSubject(Value equals) {
@@ -378,9 +398,9 @@ static LogicalResult checkEqualsAtLaunchSites(FunctionOpInterface function,
     Value equals = param.getEquals();
     if (!equals)
       continue;
-    // The argument the recorded contract names (through sign-preserving
-    // widening casts, as the record words it).
-    auto argument = dyn_cast<BlockArgument>(equalsSubject(equals));
+    // The argument the `equals` value is computed from by integer casts
+    // (the one the record names when the casts keep the number).
+    auto argument = dyn_cast<BlockArgument>(castChainSource(equals));
     if (!argument || argument.getOwner() != entry ||
         argument.getArgNumber() >= function.getNumArguments())
       continue;
@@ -392,11 +412,11 @@ static LogicalResult checkEqualsAtLaunchSites(FunctionOpInterface function,
       if (index >= passed.size())
         continue; // reported as an arity mismatch where it matters
       std::optional<APInt> known = knownIntegerValue(passed[index]);
-      // What the kernel's `equals` value is when the argument is `known`:
-      // the casts in between only sign-extend.
-      if (!known || !equals.getType().isIntOrIndex() ||
-          sameBits(known->sextOrTrunc(integerWidth(equals.getType())),
-                   param.getIntValue()))
+      if (!known)
+        continue;
+      // What the kernel's `equals` value is when the argument is `known`.
+      std::optional<APInt> taken = evaluate(equals, argument, &*known);
+      if (!taken || sameBits(*taken, param.getIntValue()))
         continue;
       InFlightDiagnostic diag =
           use.user->emitError()
