@@ -158,3 +158,22 @@ func.func @lds_dma(%rsrc: !llvm.ptr<8>, %base: !llvm.ptr<1>, %lds: !llvm.ptr<3>,
   rocdl.raw.ptr.buffer.load.lds %rsrc, %lds, %c4, %c0, %c0, %c0, %pol
   return
 }
+
+// -----
+
+// LLVM's masked memory intrinsics (what vector-to-llvm emits): the pointer,
+// or vector of pointers, is an address; the mask and pass-through are not.
+func.func @llvm_masked(%p: !llvm.ptr, %ps: vector<4x!llvm.ptr>, %mask: vector<4xi1>, %pass: vector<4xf32>, %v: vector<4xf32>) attributes {spec.kernel} {
+  %w = spec.param "w" = 64 : i64 // expected-remark {{'w': address-only, 4 address operand(s)}}
+  %m = spec.param "m" = 1 : i1 // expected-remark {{'m': 2 blocking use(s), first: mask-or-padding by 'llvm.intr.masked.load'}}
+  %g = llvm.getelementptr %p[%w] : (!llvm.ptr, i64) -> !llvm.ptr, f32 // expected-remark {{'w' operand #1 (value): pass-through}}
+  %l = llvm.intr.masked.load %g, %mask, %pass {alignment = 4 : i32} : (!llvm.ptr, vector<4xi1>, vector<4xf32>) -> vector<4xf32> // expected-remark {{'w' operand #0 (value): address}}
+  llvm.intr.masked.store %v, %g, %mask {alignment = 4 : i32} : vector<4xf32>, vector<4xi1> into !llvm.ptr // expected-remark {{'w' operand #1 (value): address}}
+  %gs = llvm.getelementptr %ps[%w] : (vector<4x!llvm.ptr>, i64) -> vector<4x!llvm.ptr>, f32 // expected-remark {{'w' operand #1 (value): pass-through}}
+  %x = llvm.intr.masked.gather %gs, %mask, %pass {alignment = 4 : i32} : (vector<4x!llvm.ptr>, vector<4xi1>, vector<4xf32>) -> vector<4xf32> // expected-remark {{'w' operand #0 (value): address}}
+  llvm.intr.masked.scatter %v, %gs, %mask {alignment = 4 : i32} : vector<4xf32>, vector<4xi1> into vector<4x!llvm.ptr> // expected-remark {{'w' operand #1 (value): address}}
+  %mv = vector.broadcast %m : i1 to vector<4xi1> // expected-remark {{'m' operand #0 (value): pass-through}}
+  %l2 = llvm.intr.masked.load %p, %mv, %pass {alignment = 4 : i32} : (!llvm.ptr, vector<4xi1>, vector<4xf32>) -> vector<4xf32> // expected-remark {{'m' operand #1 (value): blocking (mask-or-padding)}}
+  llvm.intr.masked.store %v, %p, %mv {alignment = 4 : i32} : vector<4xf32>, vector<4xi1> into !llvm.ptr // expected-remark {{'m' operand #2 (value): blocking (mask-or-padding)}}
+  return
+}

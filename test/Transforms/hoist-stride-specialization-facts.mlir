@@ -6,6 +6,10 @@
 // Off by default: the value travels unchanged.
 // RUN: fly-opt %s -split-input-file --hoist-stride-specialization=remarks=false | FileCheck %s --check-prefix=OFF
 // RUN: not fly-opt %s --hoist-stride-specialization="divisibility=12" 2>&1 | FileCheck %s --check-prefix=BAD
+// A divisor the record's signed 64-bit field cannot hold as a positive
+// power of two (2^63 printed as a negative divisor that did not re-parse).
+// RUN: not fly-opt %s --hoist-stride-specialization="divisibility=9223372036854775808" 2>&1 | FileCheck %s --check-prefix=HUGE
+// RUN: fly-opt %s -split-input-file --hoist-stride-specialization="remarks=false divisibility=4611686018427387904" | fly-opt -split-input-file -o /dev/null
 // Values with the same power-of-two factor share a module; others do not.
 // RUN: sed 's/= 96 : index/= 32 : index/' %s | fly-opt -split-input-file --hoist-stride-specialization="remarks=false divisibility=16 narrow-range" | sed -n '/^  gpu.module/,/^  }$/p' > %t.w32
 // RUN: sed 's/= 96 : index/= 208 : index/' %s | fly-opt -split-input-file --hoist-stride-specialization="remarks=false divisibility=16 narrow-range" | sed -n '/^  gpu.module/,/^  }$/p' > %t.w208
@@ -14,6 +18,7 @@
 // RUN: not diff %t.w32 %t.w40
 
 // BAD: divisibility=12 must be a power of two
+// HUGE: divisibility=9223372036854775808 is larger than 2^62 (4611686018427387904), the largest divisor the record holds
 
 // The value travels as i32 (narrow-range) and unchanged otherwise: the kernel
 // zero-extends it and assumes what the record's preconditions say; the uses
