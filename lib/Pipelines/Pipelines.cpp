@@ -43,7 +43,6 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Triple.h"
 
-
 #include <algorithm>
 #include <memory>
 #include <mutex>

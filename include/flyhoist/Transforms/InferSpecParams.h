@@ -13,8 +13,9 @@
 // merge equal constants, so one constant op may feed a use that depends on
 // the value and one that does not; only the first use gets the parameter.
 // Integer `arith.constant`s and `llvm.mlir.constant`s of at most 64 bits
-// are the only ops that may differ; ops, other attributes, types (a static memref shape, a layout
-// type) and region structure must be the same, or the traces do not align.
+// are the only ops that may differ; ops, other attributes, types (a static
+// memref shape, a layout type) and region structure must be the same, or the
+// traces do not align.
 //
 //===----------------------------------------------------------------------===//
 
