@@ -698,7 +698,9 @@ bool paramEqualsCast(ModuleOp module, ModuleView &view, Random &random,
   if (sources.empty() || coin(random, 3)) {
     // A constant that differs from the marked value: known at the
     // parameter.
-    int64_t value = param.getValueAttr().getInt() + 1;
+    // (Wrapping, not overflowing: the marked value may be INT64_MAX.)
+    int64_t value = static_cast<int64_t>(
+        static_cast<uint64_t>(param.getValueAttr().getInt()) + 1);
     Type constantType = coin(random, 2) ? other : Type(builder.getI64Type());
     source =
         arith::ConstantOp::create(builder, loc, constantType,
