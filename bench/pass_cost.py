@@ -61,6 +61,15 @@ of the one process with --protocol after-hoist): no load on the machine
 changes these, so they are the figures to compare across runs and machines.
 Slow (about 50x): use sizes up to 100k.
 
+--max-ratio LIMIT is the regression check the test suite runs
+(test/Bench/pass-cost.test): instructions as with --instructions, but every
+case runs in one callgrind process per pass (all modules in one file split
+by `// -----`, after a one-kernel module of the same kind that loads the
+code and binds the symbols both passes call, and whose counts are dropped;
+callgrind dumps its counts after each pass-manager run), and the exit
+status is 1 when hoist/cse exceeds LIMIT on any case. LIMIT is one number or
+SHAPE=N,... per shape. Counts, not time: no load on the machine changes them.
+
 --heap traces the heap instead (heaptrack, one process per pass as above):
 the bytes allocated inside the pass manager, the most of them live at once
 (what the pass needs of memory the process has not touched yet: divided by
@@ -80,7 +89,7 @@ the pass and of the MLIR it calls.
                      [--shapes independent,shared,shared-kept,many]
                      [--protocol same-input|after-hoist]
                      [--verify-each] [--warm | --primed] [--no-threading]
-                     [--instructions | --heap | --faults]
+                     [--instructions | --heap | --faults | --max-ratio LIMIT]
 """
 
 import argparse
@@ -88,6 +97,7 @@ import collections
 import mmap
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -272,6 +282,88 @@ def count_instructions(fly_opt, protocol, extra, path, workdir):
             hoist = int(line.split()[0].replace(',', ''))
             return hoist, total - hoist
     raise RuntimeError('callgrind_annotate shows no hoisting pass')
+
+
+def batched_instructions(fly_opt, pipe, extra, texts, workdir):
+    """Instructions of `pipe` on each module of `texts`, all in one callgrind
+    process, after a warm-up module (texts[0]) whose count is dropped."""
+    path = os.path.join(workdir, 'batch.mlir')
+    with open(path, 'w') as f:
+        f.write('// -----\n'.join(texts))
+    out = os.path.join(workdir, 'batch.out')
+    for name in os.listdir(workdir):
+        if name.startswith('batch.out'):
+            os.remove(os.path.join(workdir, name))
+    adaptor = 'mlir::detail::OpToOpPassAdaptor::run(*'
+    # The same pattern twice would name one callgrind function entry; the
+    # leading '*' makes the dump pattern a second one.
+    proc = subprocess.run(
+        ['valgrind', '--tool=callgrind', f'--callgrind-out-file={out}',
+         f'--toggle-collect={adaptor}', f'--dump-after=*{adaptor}', fly_opt,
+         '--split-input-file', f'--pass-pipeline={pipe}', *extra, '-o',
+         os.devnull, path], capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise RuntimeError(proc.stderr)
+    dumps = sorted((name for name in os.listdir(workdir)
+                    if re.fullmatch(r'batch\.out\.\d+', name)),
+                   key=lambda name: int(name.rsplit('.', 1)[1]))
+    counts = []
+    for name in dumps:
+        with open(os.path.join(workdir, name)) as f:
+            counts.append(int(re.search(r'^totals:\s*(\d+)', f.read(),
+                                        re.M).group(1)))
+    if len(counts) != len(texts):
+        raise RuntimeError(f'callgrind dumped {len(counts)} pass-manager runs '
+                           f'for {len(texts)} modules')
+    return counts[1:]
+
+
+def parse_limits(value, shapes):
+    """--max-ratio: one number for every shape, or SHAPE=N,..."""
+    if '=' not in value:
+        return {shape: float(value) for shape in shapes}
+    limits = {}
+    for item in value.split(','):
+        shape, _, number = item.partition('=')
+        limits[shape] = float(number)
+    missing = [shape for shape in shapes if shape not in limits]
+    if missing:
+        sys.exit(f'error: --max-ratio gives no limit for {", ".join(missing)}')
+    return limits
+
+
+def check_ratios(fly_opt, args, extra):
+    """--max-ratio: the table of --instructions from one process per pass,
+    then the verdict; 1 when some case is over its limit."""
+    shapes = args.shapes.split(',')
+    limits = parse_limits(args.max_ratio, shapes)
+    cases = [(shape, int(size)) for shape in shapes
+             for size in args.sizes.split(',')]
+    texts = [module_text(1, args.params, args.chain, 'many')[0]]
+    rows = []
+    for shape, size in cases:
+        text, kernels = module_text(size, args.params, args.chain, shape)
+        texts.append(text)
+        rows.append((shape, text.count('spec.param'), kernels))
+    with tempfile.TemporaryDirectory(prefix='flyhoist-passcost-') as workdir:
+        hoist = batched_instructions(fly_opt, f'builtin.module({HOIST})',
+                                     extra, texts, workdir)
+        cse = batched_instructions(fly_opt, 'builtin.module(cse)', extra,
+                                   texts, workdir)
+    over = []
+    for (shape, params, kernels), (_, size), h, c in zip(rows, cases, hoist,
+                                                          cse):
+        ratio = h / c
+        print(f'{shape:>12} {size:>9} {kernels:>7} {params:>6} '
+              f'{h / 1e6:>9.2f} {c / 1e6:>9.2f} {ratio:>9.2f} '
+              f'{limits[shape]:>6.2f}')
+        if ratio > limits[shape]:
+            over.append(f'{shape} {size}: {ratio:.2f} > {limits[shape]:.2f}')
+    if over:
+        print('pass cost over the limit: ' + '; '.join(over))
+        return 1
+    print(f'pass cost within the limit on all {len(cases)} cases')
+    return 0
 
 
 def without_template_arguments(name):
@@ -459,9 +551,30 @@ def main():
                         help='trace the heap under heaptrack instead of timing')
     parser.add_argument('--faults', action='store_true',
                         help='count page faults of each pass (see above)')
+    parser.add_argument('--max-ratio', metavar='LIMIT',
+                        help='fail when hoist/cse instructions exceed LIMIT '
+                        '(N, or SHAPE=N,...; see above)')
     parser.add_argument('--fly-opt')
     args = parser.parse_args()
     fly_opt = common.find_fly_opt(args.fly_opt)
+    if args.max_ratio is not None:
+        if (args.warm or args.primed or args.heap or args.faults or
+                args.protocol != 'same-input'):
+            parser.error('--max-ratio counts instructions of each pass on the '
+                         'same input, one process per pass')
+        if not shutil.which('valgrind'):
+            sys.exit('error: valgrind not found (scripts/setup.sh installs it)')
+        extra = ['--verify-each=false']
+        if args.no_threading:
+            extra.append('--mlir-disable-threading')
+        print(f'fly-opt: {fly_opt}\n{" ".join(extra)} --params {args.params} '
+              f'--chain {args.chain} (instructions, callgrind, one process '
+              f'per pass)')
+        header = (f'{"shape":>12} {"size":>9} {"kernels":>7} {"params":>6} '
+                  f'{"hoist Mi":>9} {"cse Mi":>9} {"hoist/cse":>9} {"limit":>6}')
+        print(header)
+        print('-' * len(header))
+        return check_ratios(fly_opt, args, extra)
     if (args.warm or args.primed) and args.instructions:
         parser.error('--warm and --primed time wall clock; --instructions '
                      'counts one run')

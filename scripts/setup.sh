@@ -11,6 +11,8 @@ packages=(
   # for /usr/bin/python3, which lit runs the Python tests that need it
   # under (%python), and a server the tests start on a free port.
   python3-redis redis-server
+  # The pass-cost check (test/Bench/pass-cost.test) counts instructions.
+  valgrind
 )
 
 missing=()
