@@ -162,6 +162,18 @@ def admits(preconditions, value):
 
 # -- Kernels ---------------------------------------------------------------------
 
+def strongest_divisor(value, bound, bits):
+    """The divisor the record must keep under divisibility=bound: the largest
+    power of two at most bound (and 2^(bits-1), the largest the type holds
+    as a positive value) that divides the marked value. A smaller one is a
+    weaker contract than the option asks for, a larger one an unsound one."""
+    cap = min(bound, 1 << max(bits - 1, 0))
+    d = 1
+    while d * 2 <= cap and value % (d * 2) == 0:
+        d *= 2
+    return d
+
+
 def func_kernel(name, param, ty, literal):
     """A func.func kernel whose loads show any difference in `param`'s value,
     and its host."""
@@ -440,6 +452,14 @@ def hoist_all(tools, jobs):
                                 "argument 3: %s" % (kernel.describe(), record))
                 continue
             kernel.preconditions = tuple(hoisted[0]["preconditions"])
+            expected = strongest_divisor(signed(literal, width(ty)), bound,
+                                         width(ty))
+            recorded = hoisted[0].get("divisor") or 1
+            if recorded != expected:
+                problems.append("%s: divisor %d recorded, %d expected (the "
+                                "largest power of two <= divisibility and "
+                                "2^(bits-1) dividing the marked value)"
+                                % (kernel.describe(), recorded, expected))
             if not admits(kernel.preconditions, signed(literal, width(ty))):
                 problems.append("%s: the marked value does not meet the recorded "
                                 "preconditions %s" % (kernel.describe(),

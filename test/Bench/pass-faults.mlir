@@ -12,7 +12,7 @@
 
 // USAGE: usage: flyhoist-pass-faults PIPELINE FILE
 
-// PIPELINE: 'no-such-pass' does not refer to a registered pass
+// PIPELINE: {{.*}}'no-such-pass'
 
 // FAILED: divisibility=3 must be a power of two
 // FAILED: {{^}}HoistStrideSpecialization {{[0-9]+}}

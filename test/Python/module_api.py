@@ -80,7 +80,7 @@ expect(HoistError, 'bad option', lambda: fresh.hoist('no-such-option=1'))
 # CHECK-NEXT: bad option: HoistError
 # CHECK-NEXT: hoist-stride-specialization failed:
 # CHECK-NEXT: kernel.mlir:1:1: error: invalid options for hoist-stride-specialization: 'no-such-option=1':
-# CHECK-NEXT: <Pass-Options-Parser>: no such option no-such-option
+# CHECK-NEXT: {{.*}}no-such-option
 expect(HoistError, 'divisibility', lambda: fresh.hoist('divisibility=3'))
 # CHECK: divisibility: HoistError
 # CHECK-NEXT: hoist-stride-specialization failed:
@@ -100,7 +100,7 @@ print('unchanged:', fresh.text() == before, conflict.text() == conflict_before)
 expect(MLIRError, 'bad pipeline', lambda: fresh.run_pipeline('builtin.module(nope)'))
 # CHECK-NEXT: bad pipeline: MLIRError
 # CHECK-NEXT: invalid pipeline 'builtin.module(nope)':
-# CHECK-NEXT: MLIR Textual PassPipeline Parser:1:1: error: 'nope' does not refer to a registered pass or pass pipeline
+# CHECK-NEXT: {{.*}}'nope'
 # A pass that reports an error without failing still fails the compile.
 expect(CompileError, 'bad format',
        lambda: fresh.compile(Target('gfx942', 'bogus')))
