@@ -1,6 +1,14 @@
-"""Shared helpers of the flyhoist benchmarks (standard library only)."""
+"""Shared helpers of the flyhoist benchmarks (standard library only).
+
+The one module of bench/ that knows the tree's layout: a script in bench/
+imports it as a sibling (`import common`), one in bench/gpu/ through
+bench/gpu/common.py, which loads this file; the Python package comes from
+`import_flyhoist()`.
+"""
 
 import hashlib
+import importlib
+import importlib.util
 import os
 import re
 import shutil
@@ -9,10 +17,36 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gpu_objects  # noqa: E402
+BENCH = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH)
+PYTHON = os.path.join(ROOT, 'python')
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+def sibling(name):
+    """The module bench/<name>.py, whichever folder the script that asks
+    runs from (bench/gpu/ scripts do not have bench/ on their path)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(
+        name, os.path.join(BENCH, name + '.py'))
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def import_flyhoist():
+    """The flyhoist package: from PYTHONPATH when it is there, else from this
+    tree's python/ (the one place the benchmarks add it to the path)."""
+    try:
+        return importlib.import_module('flyhoist')
+    except ImportError:
+        sys.path.insert(0, PYTHON)
+        return importlib.import_module('flyhoist')
+
+
+gpu_objects = sibling('gpu_objects')
+
 KERNEL = os.path.join(ROOT, 'kernels', 'paged_fp4_mqa_logits.mlir')
 GATHER_KERNEL = os.path.join(ROOT, 'kernels', 'paged_fp4_k_gather.mlir')
 WIDTH_PARAM = 'max_blocks_per_seq'

@@ -33,8 +33,7 @@ import time
 import common
 from widths import spread_widths
 
-sys.path.insert(0, os.path.join(common.ROOT, 'python'))
-import flyhoist  # noqa: E402
+flyhoist = common.import_flyhoist()
 
 KERNELS = [
     (common.KERNEL, 'gfx942'),

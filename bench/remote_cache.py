@@ -39,10 +39,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-sys.path.insert(0, os.path.join(ROOT, 'python'))
-sys.path.insert(0, HERE)
-import common  # noqa: E402
-from widths import spread_widths  # noqa: E402
+import common
+from widths import spread_widths
 
 DEFAULT_KERNELS = [
     common.KERNEL,
@@ -65,7 +63,7 @@ def make_trace(text):
 
 def worker(args):
     """One node: every kernel at every width; prints what it did."""
-    from flyhoist import KernelCache
+    KernelCache = common.import_flyhoist().KernelCache
     cache = KernelCache(args.chip, cache_dir=args.cache_dir,
                         remote=args.redis or False)
     kernels = []
@@ -74,6 +72,7 @@ def worker(args):
             text = f.read()
         kernels.append((path, kernel_values(text), make_trace(text)))
     # Level 2 alone: the lowering of a compile, the read and check of a hit.
+    common.import_flyhoist()
     from flyhoist.ir import Module
     lower_s, fetch_s = [], []
     real_compile = Module.compile

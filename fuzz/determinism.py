@@ -20,9 +20,8 @@ import random
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import differential  # noqa: E402
-import gen_kernels  # noqa: E402
+import differential
+import gen_kernels
 
 PASS = "--hoist-stride-specialization"
 

@@ -59,10 +59,9 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen_classes  # noqa: E402
-import gen_kernels  # noqa: E402
-import lowering  # noqa: E402
+import gen_classes
+import gen_kernels
+import lowering
 
 # materialize-specialization first: with materialize-kept=false the kept
 # parameters are still spec.params, which the kernel runs with their marked

@@ -52,10 +52,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-sys.path.insert(0, os.path.dirname(HERE))
-import refcore  # noqa: E402
-import common  # noqa: E402
+import refcore
+import common  # bench/gpu/common.py: bench/common.py
 
 WAVE = 64
 

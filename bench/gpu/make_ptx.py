@@ -31,9 +31,8 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))
-import common  # noqa: E402
-from refcore import ptx_entry_params  # noqa: E402
+import common  # bench/gpu/common.py: bench/common.py
+from refcore import ptx_entry_params
 
 DEFAULT_WIDTHS = '1,7,100,128,333,512'
 

@@ -54,13 +54,10 @@ import sys
 import threading
 import time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
-for candidate in (os.path.join(ROOT, 'python'), os.path.join(HERE, 'python')):
-    if os.path.isdir(os.path.join(candidate, 'flyhoist')):
-        sys.path.insert(0, candidate)
-        break
+import common  # bench/gpu/common.py: bench/common.py
 
+HERE = os.path.dirname(os.path.abspath(__file__))
+common.import_flyhoist()
 from flyhoist.params import spec_param  # noqa: E402
 from flyhoist.retire import (CuPyBackend, CuPyModule,  # noqa: E402
                              ModuleRetirer, ResidentModules)
@@ -455,21 +452,21 @@ def run(args):
 
 
 def both(args):
-    common = ['--spec', args.spec, '--streams', str(args.streams),
+    shared = ['--spec', args.spec, '--streams', str(args.streams),
               '--capacity', str(args.capacity), '--rounds', str(args.rounds),
               '--depth', str(args.depth), '--sync-every',
               str(args.sync_every), '--pause-ms', str(args.pause_ms)]
     if args.max_deferred is not None:
-        common += ['--max-deferred', str(args.max_deferred)]
+        shared += ['--max-deferred', str(args.max_deferred)]
     if args.preload:
-        common.append('--preload')
+        shared.append('--preload')
     outcomes = {}
     for policy in args.policies.split(','):
         started = time.perf_counter()
         try:
             done = subprocess.run(
                 [sys.executable, os.path.abspath(__file__), 'run',
-                 '--policy', policy] + common, capture_output=True,
+                 '--policy', policy] + shared, capture_output=True,
                 text=True, timeout=args.timeout)
             status, stdout, stderr = done.returncode, done.stdout, done.stderr
         except subprocess.TimeoutExpired as e:

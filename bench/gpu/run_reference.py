@@ -73,8 +73,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-import refcore as rc  # noqa: E402
+import refcore as rc
 
 np = None
 cp = None
