@@ -10,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "flyhoist/Transforms/HoistPlanning.h"
+#include "HoistPlanning.h"
 
-#include "flyhoist/Transforms/HoistRemarks.h"
+#include "HoistRemarks.h"
 #include "flyhoist/Transforms/HoistStrideSpecialization.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -93,7 +93,6 @@ struct HoistPlanner::OwnParamScratch {
 static void planOwnParams(const DiscoveredKernel &kernel,
                           const StrideUseRules &rules, ParamUseScratch &scratch,
                           HoistPlanner::OwnParamScratch &lists,
-                          BlockReasonAttrs &reasons,
                           std::vector<ParamPlan> &plans) {
   plans.clear();
   if (kernel.params.empty())
@@ -175,7 +174,7 @@ static void planOwnParams(const DiscoveredKernel &kernel,
     } else if (!summary.isAddressOnly()) {
       const BlockingUse &first = *summary.firstBlockingUse;
       param.decision = ParamPlan::Decision::Keep;
-      param.reason = reasons.get(first);
+      param.reason = blockReasonAttr(first);
       param.blockingLoc = first.user->getLoc();
     } else {
       param.decision = ParamPlan::Decision::Hoist;
@@ -668,8 +667,7 @@ void HoistPlanner::planGroup(unsigned index, std::vector<KernelPlan> &plans) {
   for (auto [plan, function] : llvm::zip_equal(plans, groups[index])) {
     plan.kernel = &discovered.kernels[function];
     plan.callsPlannedFunction = callsPlanned[function];
-    planOwnParams(*plan.kernel, rules, scratch, *ownParamScratch, reasons,
-                  plan.params);
+    planOwnParams(*plan.kernel, rules, scratch, *ownParamScratch, plan.params);
   }
   if (plans.size() == 1 && !plans.front().callsPlannedFunction)
     finishIsolated(plans.front(), options);

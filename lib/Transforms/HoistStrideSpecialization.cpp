@@ -7,9 +7,9 @@
 
 #include "flyhoist/Transforms/HoistStrideSpecialization.h"
 
-#include "flyhoist/Transforms/HoistPlanning.h"
-#include "flyhoist/Transforms/HoistRewrite.h"
-#include "flyhoist/Transforms/KernelDiscovery.h"
+#include "HoistPlanning.h"
+#include "HoistRewrite.h"
+#include "KernelDiscovery.h"
 #include "flyhoist/Transforms/Manifest.h"
 #include "flyhoist/Transforms/Passes.h"
 
