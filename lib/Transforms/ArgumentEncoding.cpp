@@ -10,7 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "flyhoist/Transforms/ArgumentEncoding.h"
+#include "ArgumentEncoding.h"
+
+#include "CreatedConstants.h"
 
 #include "flyhoist/Transforms/HoistStrideSpecialization.h"
 
@@ -84,16 +86,12 @@ class EncodingOpBuilder {
 public:
   EncodingOpBuilder(OpBuilder &builder, Location loc, Operation *where,
                     Type type)
-      : builder(builder), loc(loc),
-        useLLVM(!type.isIndex() &&
-                (isa<LLVM::LLVMFuncOp>(where) ||
-                 where->getParentOfType<LLVM::LLVMFuncOp>())) {}
+      : builder(builder), loc(loc), where(where),
+        useLLVM(createsLLVMCode(where, type)) {}
 
   Value constant(Type type, const APInt &value) {
-    auto attr = builder.getIntegerAttr(type, value);
-    if (useLLVM)
-      return LLVM::ConstantOp::create(builder, loc, type, attr);
-    return arith::ConstantOp::create(builder, loc, attr);
+    return createConstant(builder, loc, where,
+                          builder.getIntegerAttr(type, value));
   }
 
   /// States `(value & mask) == 0` with llvm.intr.assume.
@@ -133,6 +131,7 @@ public:
 private:
   OpBuilder &builder;
   Location loc;
+  Operation *where;
   bool useLLVM;
 };
 } // namespace

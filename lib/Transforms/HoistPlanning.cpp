@@ -10,9 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "flyhoist/Transforms/HoistPlanning.h"
+#include "HoistPlanning.h"
 
-#include "flyhoist/Transforms/HoistRemarks.h"
+#include "HoistRemarks.h"
 #include "flyhoist/Transforms/HoistStrideSpecialization.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,55 +28,21 @@ using namespace mlir;
 using namespace mlir::flyhoist;
 using spec::ParamOp;
 
-/// One entry of sortByName(): a name, its first 8 bytes as an integer,
-/// and its index.
-struct NameSortEntry {
-  uint64_t prefix;
-  StringRef name;
-  unsigned index;
-};
-
 /// Sets `order` to the indices 0..count-1 sorted by `nameOf(index)`,
-/// lexicographically; `entries` is working storage.
-///
-/// Kernels can hold dozens of names that share a prefix ("stride0",
-/// "stride1", ...); a string comparison per step of the sort is a call. So
-/// each name's first 8 bytes are read once, big-endian, into an integer
-/// whose order is the names' order whenever two of them differ; only names
-/// that agree in those bytes are compared in full.
+/// lexicographically; equal names keep their order.
 template <typename NameOf>
 static void sortByName(unsigned count, NameOf nameOf,
-                       SmallVectorImpl<NameSortEntry> &entries,
                        SmallVectorImpl<unsigned> &order) {
-  entries.clear();
-  entries.reserve(count);
-  for (unsigned index = 0; index < count; ++index) {
-    StringRef name = nameOf(index);
-    uint64_t prefix = 0;
-    for (unsigned i = 0; i < 8; ++i)
-      prefix = (prefix << 8) |
-               (i < name.size() ? static_cast<unsigned char>(name[i]) : 0);
-    entries.push_back({prefix, name, index});
-  }
-  // Equal names keep their order (the index breaks the tie): the sort is
-  // not stable.
-  llvm::sort(entries, [](const NameSortEntry &a, const NameSortEntry &b) {
-    if (a.prefix != b.prefix)
-      return a.prefix < b.prefix;
-    if (int order = a.name.compare(b.name))
-      return order < 0;
-    return a.index < b.index;
-  });
-  order.clear();
-  for (const NameSortEntry &entry : entries)
-    order.push_back(entry.index);
+  order.resize(count);
+  std::iota(order.begin(), order.end(), 0u);
+  llvm::stable_sort(
+      order, [&](unsigned a, unsigned b) { return nameOf(a) < nameOf(b); });
 }
 
 /// The lists planOwnParams() builds per function, kept by the planner so
 /// that a function reuses the memory of the one before (a module's first
 /// function touches it; the others find it in cache).
 struct HoistPlanner::OwnParamScratch {
-  SmallVector<NameSortEntry> entries;
   /// The function's `spec.param` ops (indices) in name order.
   SmallVector<unsigned> order;
   /// Each name's run `[first, last)` of `order`.
@@ -93,7 +59,6 @@ struct HoistPlanner::OwnParamScratch {
 static void planOwnParams(const DiscoveredKernel &kernel,
                           const StrideUseRules &rules, ParamUseScratch &scratch,
                           HoistPlanner::OwnParamScratch &lists,
-                          BlockReasonAttrs &reasons,
                           std::vector<ParamPlan> &plans) {
   plans.clear();
   if (kernel.params.empty())
@@ -107,8 +72,7 @@ static void planOwnParams(const DiscoveredKernel &kernel,
   auto nameAt = [&](unsigned i) { return ParamOp(ops[i]).getNameAttr(); };
   SmallVector<unsigned> &order = lists.order;
   sortByName(
-      ops.size(), [&](unsigned i) { return nameAt(i).getValue(); },
-      lists.entries, order);
+      ops.size(), [&](unsigned i) { return nameAt(i).getValue(); }, order);
   SmallVector<std::pair<unsigned, unsigned>> &runs = lists.runs;
   runs.clear();
   for (unsigned first = 0, end = order.size(); first < end;) {
@@ -175,7 +139,7 @@ static void planOwnParams(const DiscoveredKernel &kernel,
     } else if (!summary.isAddressOnly()) {
       const BlockingUse &first = *summary.firstBlockingUse;
       param.decision = ParamPlan::Decision::Keep;
-      param.reason = reasons.get(first);
+      param.reason = blockReasonAttr(first);
       param.blockingLoc = first.user->getLoc();
     } else {
       param.decision = ParamPlan::Decision::Hoist;
@@ -660,16 +624,13 @@ HoistPlanner::HoistPlanner(const DiscoveredModule &discovered,
 HoistPlanner::~HoistPlanner() = default;
 
 void HoistPlanner::planGroup(unsigned index, std::vector<KernelPlan> &plans) {
-  // The plans of the last group are overwritten in place: a new vector per
-  // function would be fresh memory for every group, as the allocator hands
-  // the one just freed to the first smaller request (a page fault per 4 KiB
-  // the first time it is written).
+  // The plans of the last group are overwritten in place, reusing their
+  // storage.
   plans.resize(groups[index].size());
   for (auto [plan, function] : llvm::zip_equal(plans, groups[index])) {
     plan.kernel = &discovered.kernels[function];
     plan.callsPlannedFunction = callsPlanned[function];
-    planOwnParams(*plan.kernel, rules, scratch, *ownParamScratch, reasons,
-                  plan.params);
+    planOwnParams(*plan.kernel, rules, scratch, *ownParamScratch, plan.params);
   }
   if (plans.size() == 1 && !plans.front().callsPlannedFunction)
     finishIsolated(plans.front(), options);

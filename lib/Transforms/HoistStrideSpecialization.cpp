@@ -7,9 +7,9 @@
 
 #include "flyhoist/Transforms/HoistStrideSpecialization.h"
 
-#include "flyhoist/Transforms/HoistPlanning.h"
-#include "flyhoist/Transforms/HoistRewrite.h"
-#include "flyhoist/Transforms/KernelDiscovery.h"
+#include "HoistPlanning.h"
+#include "HoistRewrite.h"
+#include "KernelDiscovery.h"
 #include "flyhoist/Transforms/Manifest.h"
 #include "flyhoist/Transforms/Passes.h"
 
@@ -116,6 +116,28 @@ struct HoistStrideSpecializationPass
           HoistStrideSpecializationPass> {
   using Base::Base;
 
+  /// The pass's options as the API's options (only their storage differs).
+  /// The structured binding names every field of the struct mlir-tblgen
+  /// generates from Passes.td, in order: an option added there and not
+  /// copied here stops the build instead of being silently ignored by
+  /// fly-opt, the C API and Python.
+  HoistOptions getHoistOptions() const {
+    HoistOptions options;
+    auto &[materializeKeptOut, emitRemarksOut, hoistIntoHostOut,
+           divisibilityOut, narrowRangeOut, addressOperandsOut,
+           passThroughOperandsOut, manifestPathOut] = options;
+    materializeKeptOut = materializeKept;
+    emitRemarksOut = emitRemarks;
+    hoistIntoHostOut = hoistIntoHost;
+    divisibilityOut = divisibility;
+    narrowRangeOut = narrowRange;
+    addressOperandsOut.assign(addressOperands.begin(), addressOperands.end());
+    passThroughOperandsOut.assign(passThroughOperands.begin(),
+                                  passThroughOperands.end());
+    manifestPathOut = manifestPath;
+    return options;
+  }
+
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     // The analysis reads upstream ops through these models.
@@ -123,18 +145,7 @@ struct HoistStrideSpecializationPass
   }
 
   void runOnOperation() override {
-    // The pass's options are the API's options; only their storage differs.
-    HoistOptions options;
-    options.materializeKept = materializeKept;
-    options.emitRemarks = emitRemarks;
-    options.hoistIntoHost = hoistIntoHost;
-    options.divisibility = divisibility;
-    options.narrowRange = narrowRange;
-    options.addressOperands.assign(addressOperands.begin(),
-                                   addressOperands.end());
-    options.passThroughOperands.assign(passThroughOperands.begin(),
-                                       passThroughOperands.end());
-    options.manifestPath = manifestPath;
+    HoistOptions options = getHoistOptions();
     // getDependentDialects() has loaded the dialects and attached the
     // models: attaching them again would only cost time.
     FailureOr<HoistSummary> summary =

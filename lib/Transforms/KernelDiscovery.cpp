@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "flyhoist/Transforms/KernelDiscovery.h"
+#include "KernelDiscovery.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

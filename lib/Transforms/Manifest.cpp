@@ -2,8 +2,8 @@
 
 #include "flyhoist/Transforms/Manifest.h"
 
+#include "KernelDiscovery.h"
 #include "flyhoist/Dialect/Spec/SpecDialect.h"
-#include "flyhoist/Transforms/KernelDiscovery.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinTypes.h"

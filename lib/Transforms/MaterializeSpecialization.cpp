@@ -7,6 +7,8 @@
 #include "flyhoist/Transforms/MaterializeSpecialization.h"
 #include "flyhoist/Transforms/Passes.h"
 
+#include "CreatedConstants.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 
@@ -21,8 +23,8 @@ using spec::ParamOp;
 
 void mlir::flyhoist::materializeParam(ParamOp param) {
   OpBuilder builder(param);
-  Value constant = arith::ConstantOp::create(builder, param.getLoc(),
-                                             param.getValueAsTypedAttr());
+  Value constant = createConstant(builder, param.getLoc(), param,
+                                  param.getValueAsTypedAttr());
   param.replaceAllUsesWith(constant);
   param.erase();
 }

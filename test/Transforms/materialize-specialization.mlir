@@ -21,3 +21,21 @@ func.func @conflict() -> (i32, i32) {
   %b = spec.param "w" = 2 : i32
   return %a, %b : i32, i32
 }
+
+// -----
+
+// Inside an llvm.func the constants are LLVM dialect constants, as the
+// hoisting pass makes them there: a module written in the LLVM dialect stays
+// so. An index parameter has no LLVM type and stays arith.
+// CHECK-LABEL: llvm.func @llvm_kernel
+// CHECK-NOT: spec.param
+// CHECK-NOT: arith.constant {{.*}} : i64
+// CHECK: %[[C:.*]] = llvm.mlir.constant(8 : i64) : i64
+// CHECK: llvm.getelementptr %{{.*}}[%[[C]]]
+// CHECK: arith.constant 4 : index
+llvm.func @llvm_kernel(%p: !llvm.ptr) attributes {spec.kernel} {
+  %s = spec.param "s" = 8 : i64
+  %g = llvm.getelementptr %p[%s] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  %h = spec.param "h" = 4 : index
+  llvm.return
+}

@@ -10,12 +10,13 @@
 #ifndef FLYHOIST_TRANSFORMS_HOISTOPTIONS_H
 #define FLYHOIST_TRANSFORMS_HOISTOPTIONS_H
 
-#include "flyhoist/Analysis/StrideUseAnalysis.h"
 #include "flyhoist/Transforms/Passes.h"
 
 #include "mlir/IR/Diagnostics.h"
 
 namespace mlir::flyhoist {
+
+class StrideUseRules;
 
 /// The options of `hoist-stride-specialization`, as declared in Passes.td
 /// (materialize-kept, remarks, hoist-into-host, divisibility, narrow-range,

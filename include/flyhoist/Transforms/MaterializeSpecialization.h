@@ -15,8 +15,9 @@
 
 namespace mlir::flyhoist {
 
-/// Replaces `param` by an `arith.constant` of its value and erases it. The
-/// arith dialect must be loaded.
+/// Replaces `param` by a constant of its value (`llvm.mlir.constant` inside
+/// an `llvm.func`, else `arith.constant`) and erases it. The arith dialect
+/// must be loaded.
 void materializeParam(spec::ParamOp param);
 
 /// Replaces every `spec.param` nested in `root` by an `arith.constant` of its

@@ -1,11 +1,13 @@
-//===- Passes.h - flyhoist passes --------------------------------*- C++
-//-*-===//
+//===- Passes.h - flyhoist passes -------------------------------*- C++ -*-===//
+//
+// The passes' declarations and registration. Only the pass definitions
+// (lib/Transforms) need the dialects the passes depend on, so this header
+// includes none.
+//
+//===----------------------------------------------------------------------===//
 #ifndef FLYHOIST_TRANSFORMS_PASSES_H
 #define FLYHOIST_TRANSFORMS_PASSES_H
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
 
 #include <memory>

@@ -221,7 +221,7 @@ func.func @launch_same(%m: memref<?xf32>) {
 // Class 7: a call passing variadic arguments to a variadic llvm.func kernel
 // is a valid launch site; no argument can be added after them.
 // CHECK-LABEL: llvm.func @vk
-// CHECK: arith.constant 8 : i64
+// CHECK: llvm.mlir.constant(8 : i64) : i64
 llvm.func @vk(%p: !llvm.ptr, ...) attributes {spec.kernel} {
   %w = spec.param "w" = 8 : i64 // expected-remark {{'w' kept specialized in kernel @vk: the kernel is variadic: its calls pass variadic arguments where a new argument would go}}
   %g = llvm.getelementptr %p[%w] : (!llvm.ptr, i64) -> !llvm.ptr, f32

@@ -9,11 +9,11 @@
 #ifndef FLYHOIST_TRANSFORMS_HOISTPLANNING_H
 #define FLYHOIST_TRANSFORMS_HOISTPLANNING_H
 
+#include "ArgumentEncoding.h"
+#include "HoistRemarks.h"
+#include "KernelDiscovery.h"
 #include "flyhoist/Analysis/StrideUseAnalysis.h"
-#include "flyhoist/Transforms/ArgumentEncoding.h"
 #include "flyhoist/Transforms/HoistOptions.h"
-#include "flyhoist/Transforms/HoistRemarks.h"
-#include "flyhoist/Transforms/KernelDiscovery.h"
 
 #include <memory>
 #include <optional>
@@ -146,8 +146,6 @@ private:
   ParamUseScratch scratch;
   /// Planning's own working lists, reused the same way.
   std::unique_ptr<OwnParamScratch> ownParamScratch;
-  /// The reasons parameters are kept, as the record words them.
-  BlockReasonAttrs reasons;
 };
 
 } // namespace mlir::flyhoist

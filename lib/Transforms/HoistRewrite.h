@@ -9,8 +9,7 @@
 #ifndef FLYHOIST_TRANSFORMS_HOISTREWRITE_H
 #define FLYHOIST_TRANSFORMS_HOISTREWRITE_H
 
-#include "flyhoist/Transforms/HoistOptions.h"
-#include "flyhoist/Transforms/HoistPlanning.h"
+#include "HoistPlanning.h"
 #include "flyhoist/Transforms/HoistStrideSpecialization.h"
 
 #include <memory>
@@ -18,7 +17,6 @@
 namespace mlir::flyhoist {
 
 class LaunchValueProvider;
-class RecordEntryCache;
 
 /// Carries out plans on the module they were made for, one group at a time
 /// (HoistPlanner::planGroup): hoisted parameters become kernel arguments (or
@@ -48,7 +46,6 @@ private:
   const DiscoveredModule &discovered;
   const HoistOptions &options;
   std::unique_ptr<LaunchValueProvider> launchValues;
-  std::unique_ptr<RecordEntryCache> recordEntries;
   HoistSummary summary;
 };
 

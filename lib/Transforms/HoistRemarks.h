@@ -10,9 +10,10 @@
 
 #include "flyhoist/Analysis/StrideUseAnalysis.h"
 
+#include "flyhoist/Dialect/Spec/SpecDialect.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OperationSupport.h"
-#include "llvm/ADT/DenseMap.h"
 
 #include <string>
 
@@ -24,18 +25,24 @@ namespace mlir::flyhoist {
 /// and operands no rule classifies).
 std::string describeBlockReason(const BlockingUse &use);
 
-/// describeBlockReason() as a StringAttr (the form the hoist record keeps),
-/// built once per reason and operation name: a module can keep thousands of
-/// parameters for a handful of reasons.
-class BlockReasonAttrs {
-public:
-  /// The wording of the reason of blocking use `use`.
-  StringAttr get(const BlockingUse &use);
+/// describeBlockReason() as a StringAttr, the form the hoist record keeps.
+StringAttr blockReasonAttr(const BlockingUse &use);
 
-private:
-  llvm::DenseMap<std::tuple<unsigned, OperationName, unsigned>, StringAttr>
-      cache;
-};
+struct KernelPlan;
+struct ParamPlan;
+
+/// One remark per parameter per kernel or device function (the
+/// `remarks` option): hoisted where, or kept and why.
+void remarkOnDecision(const KernelPlan &kernel, const ParamPlan &param);
+
+/// The same decision for MLIR's optimization-remark engine
+/// (`--remarks-filter=hoist-stride-specialization`), when the context has
+/// one: passed for a hoisted parameter, missed with its reason for a kept one.
+void reportToRemarkEngine(const KernelPlan &kernel, const ParamPlan &param);
+
+/// A parameter left in a gpu.module outside any kernel or device function
+/// (e.g. in a global's initializer) is baked into the module: says so.
+void remarkOnDeviceConstant(spec::ParamOp param);
 
 } // namespace mlir::flyhoist
 

@@ -1,0 +1,157 @@
+//===- LaunchValues.cpp - What launch sites pass --------------------------===//
+
+#include "LaunchValues.h"
+
+#include "CreatedConstants.h"
+#include "SignatureEdits.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+using namespace mlir;
+using namespace mlir::flyhoist;
+using spec::ParamOp;
+
+LaunchValueProvider::LaunchValueProvider(const DiscoveredModule &discovered,
+                                         const HoistOptions &options)
+    : discovered(discovered), options(options) {
+  for (const DiscoveredKernel &kernel : discovered.kernels)
+    for (Operation *site : kernel.launchSites) {
+      plannedSites.insert(site);
+      auto [first, inserted] =
+          firstSiteInBlock.try_emplace(site->getBlock(), site);
+      if (!inserted && site->isBeforeInBlock(first->second))
+        first->second = site;
+    }
+}
+
+/// `known` in `siteType`: its carrier or its value when one has that type
+/// (the usual case), else cast at `site` (an index value passed to an
+/// llvm.func, or the other way round).
+static Value convert(Operation *site, KnownValue known, Type siteType) {
+  if (known.carrier.getType() == siteType)
+    return known.carrier;
+  if (known.value.getType() == siteType)
+    return known.value;
+  OpBuilder builder(site);
+  return arith::IndexCastOp::create(builder, site->getLoc(), siteType,
+                                    known.value);
+}
+
+Value LaunchValueProvider::valueAt(Operation *site, StringAttr name, Type type,
+                                   Type siteType, int64_t value) {
+  // A site inside a region isolated from above cannot use the caller's
+  // arguments (planning made sure no hoisting depends on it).
+  auto caller = site->getParentOfType<FunctionOpInterface>();
+  if (caller && isolatedScope(site) == caller.getOperation()) {
+    auto known = arguments.find(key(caller, name, type));
+    if (known != arguments.end())
+      return convert(site, known->second, siteType);
+    if (options.hoistIntoHost && !discovered.kernelIndex.count(caller) &&
+        canTakeHostArgument(caller))
+      return convert(site, addHostArgument(caller, name, type, value),
+                     siteType);
+  }
+  return constantFor(site, siteType, value);
+}
+
+std::optional<unsigned>
+LaunchValueProvider::hostArgumentIndex(Operation *function, StringAttr name,
+                                       Type type) const {
+  auto it = hostArguments.find(key(function, name, type));
+  if (it == hostArguments.end())
+    return std::nullopt;
+  return it->second;
+}
+
+/// The constant `site` passes: one per block, type, value and dialect,
+/// before the block's first launch site, shared by all its launch sites (a
+/// module launching thousands of kernels from one function would otherwise
+/// get thousands of copies for cse to fold). Sites that are not launch sites
+/// of a planned function (a host call that hoist-into-host extended, which
+/// may come before the block's first launch site, where a constant would not
+/// dominate it) get their own.
+Value LaunchValueProvider::constantFor(Operation *site, Type type,
+                                       int64_t value) {
+  IntegerAttr attr = IntegerAttr::get(type, value);
+  if (!plannedSites.contains(site)) {
+    OpBuilder builder(site);
+    return createConstant(builder, site->getLoc(), site, attr);
+  }
+  Operation *first = firstSiteInBlock.lookup(site->getBlock());
+  bool llvmConstant = createsLLVMCode(site, type);
+  auto [it, inserted] =
+      constants.try_emplace({site->getBlock(), type.getAsOpaquePointer(), value,
+                             static_cast<unsigned>(llvmConstant)});
+  if (inserted) {
+    OpBuilder builder(first);
+    it->second = createConstant(builder, first->getLoc(), site, attr);
+  }
+  return it->second;
+}
+
+/// Host functions can take a new argument when every use of their symbol
+/// is a call the pass can extend (and they are not variadic).
+bool LaunchValueProvider::canTakeHostArgument(
+    FunctionOpInterface function) const {
+  if (function.isExternal() ||
+      function->getParentOfType<gpu::GPUModuleOp>() != nullptr)
+    return false;
+  if (auto llvmFunc = dyn_cast<LLVM::LLVMFuncOp>(function.getOperation());
+      llvmFunc && llvmFunc.isVarArg())
+    return false;
+  auto it = discovered.symbolUses.find(function);
+  return it == discovered.symbolUses.end() ||
+         llvm::all_of(it->second,
+                      [](const SymbolUse &use) { return use.isLaunchSite; });
+}
+
+/// Appends an argument for `name` to host `function`, replaces its own
+/// `spec.param`s of that name (those a new argument can reach), and has
+/// every caller pass the value in turn.
+KnownValue LaunchValueProvider::addHostArgument(FunctionOpInterface function,
+                                                StringAttr name, Type type,
+                                                int64_t value) {
+  unsigned index = function.getNumArguments();
+  Type carrierType = argumentCarrierType(function, type);
+  Value argument =
+      appendArguments(function, carrierType, function.getLoc()).front();
+  KnownValue known{castCarrier(function, argument, type), argument};
+  arguments[key(function, name, type)] = known;
+  hostArguments.try_emplace(key(function, name, type), index);
+  SmallVector<ParamOp> own;
+  function->walk([&](ParamOp param) {
+    if (param.getNameAttr() == name && param.getType() == type &&
+        isolatedScope(param) == function.getOperation())
+      own.push_back(param);
+  });
+  for (ParamOp param : own) {
+    param.replaceAllUsesWith(known.value);
+    replacedParams.insert(param);
+    param.erase();
+  }
+  if (auto it = discovered.symbolUses.find(function);
+      it != discovered.symbolUses.end())
+    for (const SymbolUse &use : it->second)
+      appendPassedArguments(use.user,
+                            valueAt(use.user, name, type, carrierType, value));
+  return known;
+}
+
+void mlir::flyhoist::updateLaunchSites(KernelPlan &plan,
+                                       LaunchValueProvider &launchValues) {
+  for (Operation *site : plan.kernel->launchSites) {
+    SmallVector<Value> passed;
+    for (ParamPlan &param : plan.params) {
+      if (!param.argumentIndex)
+        continue;
+      Value value = launchValues.valueAt(site, param.name, param.type,
+                                         param.carrierType, param.value);
+      OpBuilder builder(site);
+      passed.push_back(
+          encodeAtSite(builder, site->getLoc(), value, param.encoding));
+    }
+    appendPassedArguments(site, passed);
+  }
+}
