@@ -22,6 +22,8 @@ config.substitutions.append(("%host_cxx", config.host_cxx))
 config.substitutions.append(("%flyhoist_plugin", config.flyhoist_plugin))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# Install/subproject.test compiles flyhoist again: let it share the cache.
+llvm_config.with_system_environment(["CCACHE_DIR", "CCACHE_BASEDIR"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.flyhoist_tools_dir, config.llvm_tools_dir]

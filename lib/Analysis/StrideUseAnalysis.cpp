@@ -11,6 +11,7 @@
 
 #include "flyhoist/Analysis/StrideUseAnalysis.h"
 #include "flyhoist/Analysis/ImmediateOperands.h"
+#include "flyhoist/Support/MLIRCompat.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -57,7 +58,8 @@ UseVerdict regionBranchOperand(RegionBranchOpInterface branch, OpOperand &use,
   SmallVector<FacetedValue> reached;
   for (const RegionSuccessor &successor : successors)
     addForwardedInput(branch.getEntrySuccessorOperands(successor),
-                      successor.getSuccessorInputs(), use, facet, reached);
+                      compat::successorInputs(branch, successor), use, facet,
+                      reached);
   if (!reached.empty())
     return UseVerdict::passThrough(reached);
   if (isa<LoopLikeOpInterface>(branch.getOperation()))
@@ -77,7 +79,8 @@ UseVerdict regionTerminatorOperand(RegionBranchTerminatorOpInterface terminator,
   SmallVector<FacetedValue> reached;
   for (const RegionSuccessor &successor : successors)
     addForwardedInput(terminator.getSuccessorOperands(successor),
-                      successor.getSuccessorInputs(), use, facet, reached);
+                      compat::successorInputs(parent, successor), use, facet,
+                      reached);
   if (!reached.empty())
     return UseVerdict::passThrough(reached);
   return UseVerdict::blocking(BlockReason::BranchCondition);

@@ -15,6 +15,7 @@
 
 #include "flyhoist/Analysis/StrideUseAnalysis.h"
 #include "flyhoist/Dialect/Spec/SpecDialect.h"
+#include "flyhoist/Support/MLIRCompat.h"
 
 #include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -774,7 +775,7 @@ struct RocdlBufferAccess {
       if (is(use, op.getVdataMutable()))
         return data();
     }
-    if (is(use, op.getAuxMutable()))
+    if (compat::isBufferAuxOperand(op, use))
       return policy();
     if (is(use, op.getRsrcMutable()) || is(use, op.getOffsetMutable()) ||
         is(use, op.getSoffsetMutable()))
@@ -789,7 +790,7 @@ struct RocdlBufferAccess {
 struct BufferToLDS {
   static UseVerdict classify(ROCDL::RawPtrBufferLoadLdsOp load, OpOperand &use,
                              unsigned facet) {
-    if (is(use, load.getSizeMutable()) || is(use, load.getAuxMutable()))
+    if (is(use, load.getSizeMutable()) || compat::isBufferAuxOperand(load, use))
       return policy();
     if (is(use, load.getRsrcMutable()) || is(use, load.getLdsPtrMutable()) ||
         is(use, load.getVoffsetMutable()) ||
