@@ -130,6 +130,7 @@ struct HoistStrideSpecializationPass
     options.hoistIntoHost = hoistIntoHost;
     options.divisibility = divisibility;
     options.narrowRange = narrowRange;
+    options.hoistImmediateOffsets = hoistImmediateOffsets;
     options.addressOperands.assign(addressOperands.begin(),
                                    addressOperands.end());
     options.passThroughOperands.assign(passThroughOperands.begin(),
