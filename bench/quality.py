@@ -12,12 +12,18 @@ scratch bytes (code object metadata, from llvm-readelf-22 --notes), and the
 kernel argument segment size.
 
   bench/quality.py [--kernel FILE] [--widths 1,7,100,128,333,512] [--chips gfx942,gfx950]
-                   [--param NAME]
+                   [--param NAME] [--hoist-immediate-offsets]
 
 --param varies another spec.param than max_blocks_per_seq (the offset-tail
 kernels of bench/tails/: --param tail). A kernel whose gpu.module carries
 its own #rocdl.target (FlyDSL's texts) is compiled at that target's O, with
 the target's chip set to the chip compiled for.
+
+--hoist-immediate-offsets adds a third row per width, `hoisted-imm`: the
+pass with hoist-immediate-offsets=true, which hoists offset tails that the
+default keeps ("folds into an instruction's immediate offset"). The last
+column, objects, counts the distinct code objects of each mode over the
+widths of a chip: one for a parameter hoisted, one per width for one kept.
 """
 
 import argparse
@@ -100,6 +106,8 @@ def main():
     parser.add_argument('--kernel', default=common.KERNEL)
     parser.add_argument('--param', default=common.WIDTH_PARAM,
                         help='the spec.param whose value varies (default: the width)')
+    parser.add_argument('--hoist-immediate-offsets', action='store_true',
+                        help='add a row hoisted with hoist-immediate-offsets=true')
     args = parser.parse_args()
     fly_opt = common.find_fly_opt(args.fly_opt)
     objdump = common.find_llvm_tool('llvm-objdump')
@@ -111,59 +119,80 @@ def main():
 
     cols = ['instrs', 'loop', 'sgpr', 'vgpr', 'agpr', 'sspill', 'vspill', 'lds', 'scratch',
             'kernarg']
+    modes = ['materialized', 'hoisted'] + (['hoisted-imm'] if args.hoist_immediate_offsets
+                                           else [])
     header = (f'{"chip":<7} {"width":>5} {"mode":<13} ' + ' '.join(f'{c:>7}' for c in cols)
-              + f' {"d instrs":>9} {"d loop":>7}')
+              + f' {"d instrs":>9} {"d loop":>7} {"objects":>7}')
     print(header)
     print('-' * len(header))
     worst = 0.0
     worst_loop = 0
     extra_vgpr = False
     spills = False
+    worst_imm = None
     with tempfile.TemporaryDirectory(prefix='flyhoist-quality-') as workdir:
         for chip in args.chips.split(','):
+            digests = {mode: set() for mode in modes}
             for width in widths:
                 rows = {}
                 loops = {}
-                for mode in ('materialized', 'hoisted'):
+                for mode in modes:
                     text = common.kernel_with_width(kernel, width, args.param)
                     text = re.sub(r'(#rocdl\.target<[^>]*chip = ")[^"]*(")',
                                   lambda m: m.group(1) + chip + m.group(2), text)
-                    out, _, _ = common.compile_module(
-                        fly_opt, text, common.pipeline(mode, chip, opt_level=opt_level), workdir)
+                    pipe = lambda fmt: pipeline(mode, chip, fmt, opt_level)
+                    out, _, _ = common.compile_module(fly_opt, text, pipe('bin'), workdir)
                     data = common.object_bytes(out)[0][2]
+                    digests[mode].add(common.sha256(data))
                     path = os.path.join(workdir, f'{chip}-{width}-{mode}.hsaco')
                     with open(path, 'wb') as f:
                         f.write(data)
                     md = metadata(readelf, path)
                     rows[mode] = [len(disassembly_stats(objdump, path))] + [md[f] for f in FIELDS]
-                    out, _, _ = common.compile_module(
-                        fly_opt, text, common.pipeline(mode, chip, 'isa', opt_level), workdir)
+                    out, _, _ = common.compile_module(fly_opt, text, pipe('isa'), workdir)
                     isa = common.object_bytes(out)[0][2].decode('latin-1')
                     loops[mode] = loop_instructions(isa)
                 base = rows['materialized'][0]
-                for mode in ('materialized', 'hoisted'):
+                for mode in modes:
                     r = rows[mode]
-                    delta = dloop = ''
-                    if mode == 'hoisted':
+                    delta = dloop = objects = ''
+                    if mode != 'materialized':
                         d = (r[0] - base) / base * 100.0
-                        worst = max(worst, d)
                         delta = f'{d:+.2f}%'
-                        dl = loops['hoisted'] - loops['materialized']
-                        worst_loop = max(worst_loop, dl)
+                        dl = loops[mode] - loops['materialized']
                         dloop = f'{dl:+d}'
+                    if mode == 'hoisted':
+                        worst = max(worst, d)
+                        worst_loop = max(worst_loop, dl)
                         extra_vgpr |= r[2] > rows['materialized'][2]
+                    if mode == 'hoisted-imm':
+                        extra = r[0] - base
+                        worst_imm = extra if worst_imm is None else max(worst_imm, extra)
+                    if width == widths[-1]:
+                        objects = str(len(digests[mode]))
                     spills |= bool(r[4]) or bool(r[5]) or bool(r[7])
                     cells = [r[0], loops[mode]] + r[1:]
                     print(f'{chip:<7} {width:>5} {mode:<13} ' +
                           ' '.join(f'{("-" if v is None else v):>7}' for v in cells) +
-                          f' {delta:>9} {dloop:>7}')
+                          f' {delta:>9} {dloop:>7} {objects:>7}')
     print()
     print(f'most extra instructions inside loops (hoisted vs materialized): {worst_loop:+d}')
     print(f'worst instruction delta (hoisted vs materialized): {worst:+.2f}% '
           f'(target <= +2%): {"met" if worst <= 2.0 else "MISSED"}')
     print(f'extra VGPRs: {"yes (MISSED)" if extra_vgpr else "none (met)"}; '
           f'spills or scratch: {"yes (MISSED)" if spills else "none (met)"}')
+    if worst_imm is not None:
+        print(f'most extra instructions with hoist-immediate-offsets=true: {worst_imm:+d}')
     return 0
+
+
+def pipeline(mode, chip, fmt, opt_level):
+    """common.pipeline, with hoisted-imm: the pass with
+    hoist-immediate-offsets=true."""
+    if mode != 'hoisted-imm':
+        return common.pipeline(mode, chip, fmt, opt_level)
+    return common.pipeline('hoisted', chip, fmt, opt_level).replace(
+        '{remarks=false}', '{remarks=false hoist-immediate-offsets=true}')
 
 
 if __name__ == '__main__':

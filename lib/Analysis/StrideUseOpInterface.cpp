@@ -89,6 +89,8 @@ StringRef mlir::flyhoist::stringifyBlockReason(BlockReason reason) {
     return "must-be-immediate";
   case BlockReason::VectorPosition:
     return "vector-position";
+  case BlockReason::ImmediateOffset:
+    return "immediate-offset";
   }
   llvm_unreachable("unknown BlockReason");
 }

@@ -13,6 +13,7 @@
 #include "HoistPlanning.h"
 
 #include "HoistRemarks.h"
+#include "flyhoist/Analysis/ImmediateOffsets.h"
 #include "flyhoist/Transforms/HoistStrideSpecialization.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -54,10 +55,13 @@ struct HoistPlanner::OwnParamScratch {
 /// Classifies the function's own parameters, by name, with the use analysis
 /// (one propagation for all of them): Hoist (address-only), Keep (with the
 /// first blocking use) or Unused. Where the value comes from (argument or
-/// `equals`) is decided by ArgumentPlanner. Replaces what `plans` held,
-/// reusing its memory (see HoistPlanner::planGroup).
+/// `equals`) is decided by ArgumentPlanner. Unless `hoistImmediateOffsets`,
+/// an address-only parameter that folds into an access's immediate offset
+/// is kept (ImmediateOffsets.h). Replaces what `plans` held, reusing its
+/// memory (see HoistPlanner::planGroup).
 static void planOwnParams(const DiscoveredKernel &kernel,
-                          const StrideUseRules &rules, ParamUseScratch &scratch,
+                          const StrideUseRules &rules,
+                          bool hoistImmediateOffsets, ParamUseScratch &scratch,
                           HoistPlanner::OwnParamScratch &lists,
                           std::vector<ParamPlan> &plans) {
   plans.clear();
@@ -109,7 +113,7 @@ static void planOwnParams(const DiscoveredKernel &kernel,
     for (spec::HoistRecordAttr::KeptEntry kept : earlier.getKeptEntries())
       keptBefore.try_emplace(kept.param.getName(), kept);
   plans.reserve(runs.size());
-  for (auto [run, summary] : llvm::zip(runs, summaries)) {
+  for (auto [run, summary, values] : llvm::zip(runs, summaries, roots)) {
     ParamPlan &param = plans.emplace_back();
     ParamOp front = ops[order[run.first]];
     param.name = front.getNameAttr();
@@ -141,6 +145,14 @@ static void planOwnParams(const DiscoveredKernel &kernel,
       param.decision = ParamPlan::Decision::Keep;
       param.reason = blockReasonAttr(first);
       param.blockingLoc = first.user->getLoc();
+    } else if (std::optional<ImmediateOffsetFold> fold =
+                   hoistImmediateOffsets
+                       ? std::nullopt
+                       : findImmediateOffsetFold(values, param.value)) {
+      param.decision = ParamPlan::Decision::Keep;
+      param.reason = reasons.get(
+          {fold->access, BlockReason::ImmediateOffset, fold->operandNumber});
+      param.blockingLoc = fold->access->getLoc();
     } else {
       param.decision = ParamPlan::Decision::Hoist;
     }
@@ -630,7 +642,8 @@ void HoistPlanner::planGroup(unsigned index, std::vector<KernelPlan> &plans) {
   for (auto [plan, function] : llvm::zip_equal(plans, groups[index])) {
     plan.kernel = &discovered.kernels[function];
     plan.callsPlannedFunction = callsPlanned[function];
-    planOwnParams(*plan.kernel, rules, scratch, *ownParamScratch, plan.params);
+    planOwnParams(*plan.kernel, rules, options.hoistImmediateOffsets, scratch,
+                  *ownParamScratch, plan.params);
   }
   if (plans.size() == 1 && !plans.front().callsPlannedFunction)
     finishIsolated(plans.front(), options);

@@ -51,6 +51,8 @@ std::string mlir::flyhoist::describeBlockReason(const BlockingUse &use) {
     return "must be a compile-time immediate";
   case BlockReason::VectorPosition:
     return "position into a vector (a runtime one indexes registers)";
+  case BlockReason::ImmediateOffset:
+    return "folds into an instruction's immediate offset";
   }
   llvm_unreachable("unknown BlockReason");
 }

@@ -124,13 +124,15 @@ struct HoistStrideSpecializationPass
   HoistOptions getHoistOptions() const {
     HoistOptions options;
     auto &[materializeKeptOut, emitRemarksOut, hoistIntoHostOut,
-           divisibilityOut, narrowRangeOut, addressOperandsOut,
-           passThroughOperandsOut, manifestPathOut] = options;
+           divisibilityOut, narrowRangeOut, hoistImmediateOffsetsOut,
+           addressOperandsOut, passThroughOperandsOut, manifestPathOut] =
+        options;
     materializeKeptOut = materializeKept;
     emitRemarksOut = emitRemarks;
     hoistIntoHostOut = hoistIntoHost;
     divisibilityOut = divisibility;
     narrowRangeOut = narrowRange;
+    hoistImmediateOffsetsOut = hoistImmediateOffsets;
     addressOperandsOut.assign(addressOperands.begin(), addressOperands.end());
     passThroughOperandsOut.assign(passThroughOperands.begin(),
                                   passThroughOperands.end());

@@ -118,6 +118,11 @@ enum class BlockReason {
   MustBeImmediate,
   /// A runtime position into a vector: it indexes registers, not memory.
   VectorPosition,
+  /// Only ever a constant addend of addresses that the backend folds into
+  /// an access's immediate offset field (ImmediateOffsets.h): hoisted, it
+  /// costs a runtime add per access. Not a use verdict: planning gives it,
+  /// unless asked to hoist such parameters anyway.
+  ImmediateOffset,
 };
 
 /// A stable identifier of `reason` ("loop-bound", "size-read-back", ...), for

@@ -20,7 +20,8 @@ class StrideUseRules;
 
 /// The options of `hoist-stride-specialization`, as declared in Passes.td
 /// (materialize-kept, remarks, hoist-into-host, divisibility, narrow-range,
-/// address-operands, pass-through-operands, manifest).
+/// hoist-immediate-offsets, address-operands, pass-through-operands,
+/// manifest).
 using HoistOptions = HoistStrideSpecializationOptions;
 
 /// The largest `divisibility` bound accepted: 2^62, the largest power of two

@@ -92,6 +92,12 @@ def HoistStrideSpecialization
            "Pass hoisted index/i64 values in [0, 2^31) as i32, zero-extended "
            "in the kernel, and record 'value >= 0', 'value < 2147483648' for "
            "the launcher to check">,
+    Option<"hoistImmediateOffsets", "hoist-immediate-offsets", "bool",
+           /*default=*/"false",
+           "Also hoist parameters that are only ever constant addends of "
+           "addresses the backend folds into an instruction's immediate "
+           "offset (kept by default: hoisted, each costs a runtime add per "
+           "access), for one module whatever the cost">,
     ListOption<"addressOperands", "address-operands", "std::string",
                "Operations whose StrideUseOpInterface a tool cannot "
                "compile: `dialect.op[i,j]` makes operands i and j address "

@@ -39,6 +39,24 @@ func.func @k(%m: memref<?xf32>, %i: index) attributes {spec.kernel} {
 }
 """
 
+# An offset tail in LDS: kept by default (it folds into ds_read's immediate
+# offset), an argument with hoist-immediate-offsets.
+TAIL_KERNEL = """
+module attributes {gpu.container_module} {
+  gpu.module @m [#rocdl.target<chip = "gfx942">] {
+    llvm.mlir.global external @smem() {addr_space = 3 : i32, dso_local} : !llvm.array<4096 x i8>
+    gpu.func @k(%x: i32) kernel {
+      %tail = spec.param "tail" = 64 : i32
+      %base = llvm.mlir.addressof @smem : !llvm.ptr<3>
+      %p = llvm.getelementptr %base[%x] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, bf16
+      %q = llvm.getelementptr %p[%tail] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, bf16
+      %a = llvm.load %q : !llvm.ptr<3> -> bf16
+      gpu.return
+    }
+  }
+}
+"""
+
 manifest = os.path.join(scratch, "manifest.json")
 
 # option -> (value set, kernel, what the output must show with it, and must
@@ -50,6 +68,8 @@ CASES = {
                         r"func\.func @host\([^)]*%arg2: index"),
     "divisibility": ("divisibility=16", KERNEL, r"llvm\.intr\.assume"),
     "narrow-range": ("narrow-range=true", KERNEL, r"%arg2: i32"),
+    "hoist-immediate-offsets": ("hoist-immediate-offsets=true", TAIL_KERNEL,
+                                r"%arg1: i32"),
     "address-operands": (
         "address-operands=test_stride.opaque_load[0,1] "
         "pass-through-operands=test_stride.opaque[1]",
