@@ -150,7 +150,7 @@ static void planOwnParams(const DiscoveredKernel &kernel,
                        ? std::nullopt
                        : findImmediateOffsetFold(values, param.value)) {
       param.decision = ParamPlan::Decision::Keep;
-      param.reason = reasons.get(
+      param.reason = blockReasonAttr(
           {fold->access, BlockReason::ImmediateOffset, fold->operandNumber});
       param.blockingLoc = fold->access->getLoc();
     } else {
