@@ -1,22 +1,15 @@
 //===- StrideUseAnalysis.cpp - Are a parameter's uses address-only? -------===//
 //
-// How a use counts comes from, in order: a rule named in the pass options,
-// the user's StrideUseOpInterface (StrideUseModels.cpp for upstream ops),
-// the control-flow interfaces. Anything else keeps the parameter: the
-// analysis only hoists what it can prove. One propagation then carries the
-// set of parameters reaching each value and facet, in reverse post-order of
-// the uses it follows.
+// One propagation carries the set of parameters reaching each value and
+// facet, in reverse post-order of the uses it follows. How each use counts
+// is classifyUse() (StrideUseRules.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "flyhoist/Analysis/StrideUseAnalysis.h"
-#include "flyhoist/Analysis/ImmediateOperands.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "mlir/Interfaces/ControlFlowInterfaces.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
-#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -24,173 +17,6 @@
 
 using namespace mlir;
 using namespace mlir::flyhoist;
-
-namespace {
-using Kind = UseVerdict::Kind;
-
-//===----------------------------------------------------------------------===//
-// Control flow (the region-successor API is used here only)
-//===----------------------------------------------------------------------===//
-
-/// If `use` is among the `forwarded` operands, adds the successor input it
-/// reaches, in the same facet, to `reached`.
-void addForwardedInput(OperandRange forwarded, ValueRange inputs,
-                       OpOperand &use, unsigned facet,
-                       SmallVectorImpl<FacetedValue> &reached) {
-  if (forwarded.empty()) // an empty range has no operand index to ask for
-    return;
-  unsigned first = forwarded.getBeginOperandIndex();
-  unsigned number = use.getOperandNumber();
-  if (number < first || number >= first + forwarded.size())
-    return;
-  if (unsigned index = number - first; index < inputs.size())
-    reached.push_back({inputs[index], facet});
-}
-
-/// Uses by region-holding control flow (scf.for, scf.if, scf.while, ...):
-/// forwarded operands reach block arguments and results; the others are
-/// bounds or conditions.
-UseVerdict regionBranchOperand(RegionBranchOpInterface branch, OpOperand &use,
-                               unsigned facet) {
-  SmallVector<RegionSuccessor> successors;
-  branch.getSuccessorRegions(RegionBranchPoint::parent(), successors);
-  SmallVector<FacetedValue> reached;
-  for (const RegionSuccessor &successor : successors)
-    addForwardedInput(branch.getEntrySuccessorOperands(successor),
-                      successor.getSuccessorInputs(), use, facet, reached);
-  if (!reached.empty())
-    return UseVerdict::passThrough(reached);
-  if (isa<LoopLikeOpInterface>(branch.getOperation()))
-    return UseVerdict::blocking(BlockReason::LoopBound);
-  return UseVerdict::blocking(BlockReason::BranchCondition);
-}
-
-/// Uses by region terminators (scf.yield, scf.condition): forwarded operands
-/// reach the parent's results or the next iteration's block arguments.
-UseVerdict regionTerminatorOperand(RegionBranchTerminatorOpInterface terminator,
-                                   OpOperand &use, unsigned facet) {
-  auto parent = dyn_cast<RegionBranchOpInterface>(terminator->getParentOp());
-  if (!parent)
-    return UseVerdict::blocking(BlockReason::UnknownOperand);
-  SmallVector<RegionSuccessor> successors;
-  parent.getSuccessorRegions(RegionBranchPoint(terminator), successors);
-  SmallVector<FacetedValue> reached;
-  for (const RegionSuccessor &successor : successors)
-    addForwardedInput(terminator.getSuccessorOperands(successor),
-                      successor.getSuccessorInputs(), use, facet, reached);
-  if (!reached.empty())
-    return UseVerdict::passThrough(reached);
-  return UseVerdict::blocking(BlockReason::BranchCondition);
-}
-} // namespace
-
-//===----------------------------------------------------------------------===//
-// Rules named in options
-//===----------------------------------------------------------------------===//
-
-FailureOr<StrideUseRules>
-StrideUseRules::parse(ArrayRef<std::string> addressOperands,
-                      ArrayRef<std::string> passThroughOperands,
-                      std::string &error) {
-  StrideUseRules result;
-  auto parseEntries = [&](ArrayRef<std::string> entries, OperandRole role,
-                          StringRef optionName) -> LogicalResult {
-    for (StringRef entry : entries) {
-      entry = entry.trim();
-      auto malformed = [&](StringRef why) {
-        error = (optionName + " entry '" + entry + "': " + why +
-                 " (expected 'dialect.op[operand numbers]', e.g. "
-                 "'fly.buffer_load[1,2]')")
-                    .str();
-        return failure();
-      };
-      size_t open = entry.find('[');
-      if (open == StringRef::npos || !entry.ends_with("]"))
-        return malformed("no operand list");
-      StringRef name = entry.take_front(open).trim();
-      if (!name.contains('.') || name.starts_with(".") || name.ends_with("."))
-        return malformed("the operation name needs a dialect prefix");
-      SmallVector<StringRef> numbers;
-      entry.drop_front(open + 1).drop_back().split(numbers, ',');
-      for (StringRef text : numbers) {
-        unsigned number;
-        if (text.trim().getAsInteger(10, number))
-          return malformed("'" + text.trim().str() +
-                           "' is not an operand number");
-        auto [it, inserted] = result.rules[name].try_emplace(number, role);
-        if (!inserted && it->second != role)
-          return malformed("operand " + std::to_string(number) +
-                           " is declared both an address and pass-through");
-      }
-    }
-    return success();
-  };
-  if (failed(parseEntries(addressOperands, OperandRole::Address,
-                          "address-operands")) ||
-      failed(parseEntries(passThroughOperands, OperandRole::PassThrough,
-                          "pass-through-operands")))
-    return failure();
-  return result;
-}
-
-std::optional<UseVerdict> StrideUseRules::classify(OpOperand &use,
-                                                   unsigned facet) const {
-  if (rules.empty()) // the common case: skip hashing the name per use
-    return std::nullopt;
-  Operation *op = use.getOwner();
-  auto it = rules.find(op->getName().getStringRef());
-  if (it == rules.end())
-    return std::nullopt;
-  auto role = it->second.find(use.getOperandNumber());
-  if (role == it->second.end())
-    return UseVerdict::blocking(BlockReason::UnknownOperand);
-  if (role->second == OperandRole::Address)
-    return UseVerdict::sink();
-  return UseVerdict::passThroughResults(op, facet);
-}
-
-//===----------------------------------------------------------------------===//
-// Classification
-//===----------------------------------------------------------------------===//
-
-/// classifyUse() with the owner's StrideUseOpInterface already looked up
-/// (null when it has none).
-static UseVerdict classifyUseWithModel(OpOperand &use, unsigned facet,
-                                       const StrideUseRules &rules,
-                                       StrideUseOpInterface model) {
-  Operation *op = use.getOwner();
-  // An immediate stays one whatever a rule says of the operand.
-  if (isImmediateOperand(use))
-    return UseVerdict::blocking(BlockReason::MustBeImmediate);
-  // (Tested here first: most runs name no operation, and the call and the
-  // empty verdict it returns cost more than the test, once per use.)
-  if (!rules.empty())
-    if (std::optional<UseVerdict> verdict = rules.classify(use, facet))
-      return *verdict;
-  if (model)
-    return model.classifyStrideUse(use, facet);
-  // Function returns are return-like terminators too: test them first.
-  if (op->hasTrait<OpTrait::ReturnLike>() &&
-      isa_and_nonnull<FunctionOpInterface>(op->getParentOp()))
-    return UseVerdict::blocking(BlockReason::ReturnOperand);
-  if (auto branch = dyn_cast<RegionBranchOpInterface>(op))
-    return regionBranchOperand(branch, use, facet);
-  if (auto terminator = dyn_cast<RegionBranchTerminatorOpInterface>(op))
-    return regionTerminatorOperand(terminator, use, facet);
-  if (auto branch = dyn_cast<BranchOpInterface>(op)) {
-    if (std::optional<BlockArgument> argument =
-            branch.getSuccessorBlockArgument(use.getOperandNumber()))
-      return UseVerdict::passThrough(*argument, facet);
-    return UseVerdict::blocking(BlockReason::BranchCondition);
-  }
-  return UseVerdict::blocking(BlockReason::UnknownOperation);
-}
-
-UseVerdict mlir::flyhoist::classifyUse(OpOperand &use, unsigned facet,
-                                       const StrideUseRules &rules) {
-  return classifyUseWithModel(use, facet, rules,
-                              dyn_cast<StrideUseOpInterface>(use.getOwner()));
-}
 
 //===----------------------------------------------------------------------===//
 // The propagation
@@ -210,15 +36,12 @@ static unsigned normalizeFacet(Type type, unsigned facet) {
                                                              : kValueFacet;
   return kValueFacet;
 }
-
 /// Whether `a` comes before `b` in a pre-order walk of the IR (an op before
 /// the ops nested in it; regions, blocks and ops in order). Only called to
 /// pick a parameter's first blocking use among several.
 static bool isBeforeInPreOrder(Operation *a, Operation *b) {
   if (a == b)
     return false;
-  if (a->getBlock() == b->getBlock()) // the usual case
-    return a->isBeforeInBlock(b);
   auto depthOf = [](Operation *op) {
     unsigned depth = 0;
     while ((op = op->getParentOp()))
@@ -270,11 +93,6 @@ struct mlir::flyhoist::ParamUseScratch::Storage {
     unsigned firstTarget;
     unsigned numTargets;
   };
-
-  /// Node numbers: of facet 0 of a value (nearly every node) by the value
-  /// alone, a pointer cheap to hash; of the other facets by both.
-  DenseMap<void *, unsigned> valueNodes;
-  DenseMap<Node, unsigned> facetNodes;
   /// A node and its edges, `edges[edgeBegin, edgeBegin + numEdges)`, whose
   /// targets are one run of `targets`.
   struct NodeInfo {
@@ -283,6 +101,8 @@ struct mlir::flyhoist::ParamUseScratch::Storage {
     unsigned edgeBegin;
     unsigned numEdges;
   };
+
+  DenseMap<Node, unsigned> nodeNumbers;
   std::vector<NodeInfo> nodes;
   std::vector<UseEdge> edges;
   std::vector<unsigned> targets;
@@ -295,14 +115,10 @@ struct mlir::flyhoist::ParamUseScratch::Storage {
   std::vector<std::pair<unsigned, unsigned>> stack;
   /// (root node, parameter).
   std::vector<std::pair<unsigned, unsigned>> seeds;
-  /// The model registered on each op name met (see Propagation::modelOf).
-  /// Emptied with the rest: a caller may attach models between two calls.
-  DenseMap<OperationName, StrideUseOpInterface::Concept *> models;
 
   /// Empties everything, keeping the memory.
   void clear() {
-    valueNodes.clear();
-    facetNodes.clear();
+    nodeNumbers.clear();
     nodes.clear();
     edges.clear();
     targets.clear();
@@ -312,7 +128,6 @@ struct mlir::flyhoist::ParamUseScratch::Storage {
     propagated.clear();
     stack.clear();
     seeds.clear();
-    models.clear();
   }
 };
 
@@ -320,7 +135,15 @@ ParamUseScratch::ParamUseScratch() : impl(std::make_unique<Storage>()) {}
 ParamUseScratch::~ParamUseScratch() = default;
 
 namespace {
+using Kind = UseVerdict::Kind;
 using UseEdge = ParamUseScratch::Storage::UseEdge;
+
+/// Calls `f` with each parameter in `params`.
+template <typename Fn> void forEachParam(ArrayRef<uint64_t> params, Fn f) {
+  for (auto [w, word] : llvm::enumerate(params))
+    for (uint64_t rest = word; rest; rest &= rest - 1)
+      f(static_cast<unsigned>(w * 64 + llvm::countr_zero(rest)));
+}
 
 /// One propagation of every parameter of a kernel at once: each node (value,
 /// facet) holds the set of parameters that reach it.
@@ -335,15 +158,13 @@ using UseEdge = ParamUseScratch::Storage::UseEdge;
 /// choice of a parameter's first blocking use.
 ///
 /// The sets are rows of 64-bit words in two flat arrays indexed by node
-/// number (a kernel with 64 parameters needs one word per set), in storage
-/// a caller may keep from one kernel to the next.
+/// number, in storage a caller may keep from one kernel to the next.
 class Propagation {
 public:
   Propagation(unsigned numParams, const StrideUseRules &rules,
               const UseVisitor &visitor, ParamUseScratch::Storage &storage)
-      : numParams(numParams),
-        words(std::max(1u, llvm::divideCeil(numParams, 64))), rules(rules),
-        visitor(visitor), summaries(numParams), s(storage) {
+      : numParams(numParams), words(llvm::divideCeil(numParams, 64)),
+        rules(rules), visitor(visitor), summaries(numParams), s(storage) {
     storage.clear();
   }
 
@@ -364,33 +185,24 @@ public:
     s.reached.assign(size_t(numNodes) * words, 0);
     s.propagated.assign(size_t(numNodes) * words, 0);
     for (auto [node, param] : s.seeds)
-      s.reached[node * words + param / 64] |= uint64_t(1) << (param % 64);
-    // A kernel with at most 64 parameters, nearly every one, has one word
-    // per set: its loops over the words compile away.
-    if (words == 1)
-      sweep<1>();
-    else
-      sweep<0>();
+      row(s.reached, node)[param / 64] |= uint64_t(1) << (param % 64);
+    sweep();
     return std::move(summaries);
   }
 
 private:
+  /// The parameter set of `node` in `sets` (reached or propagated).
+  MutableArrayRef<uint64_t> row(std::vector<uint64_t> &sets, unsigned node) {
+    return MutableArrayRef<uint64_t>(sets).slice(size_t(node) * words, words);
+  }
+
   /// The number of `node`, a new one if it has none.
   unsigned nodeOf(Node node) {
-    // Every type has facet 0, the most frequent by far: only another facet
-    // needs the value's type.
-    if (node.second != kValueFacet)
-      node.second = normalizeFacet(node.first.getType(), node.second);
-    // (A node is new when it gets the next number: known ones have lower.)
-    unsigned next = s.nodes.size();
-    unsigned index =
-        node.second == kValueFacet
-            ? s.valueNodes.try_emplace(node.first.getAsOpaquePointer(), next)
-                  .first->second
-            : s.facetNodes.try_emplace(node, next).first->second;
-    if (index == next)
+    node.second = normalizeFacet(node.first.getType(), node.second);
+    auto [it, inserted] = s.nodeNumbers.try_emplace(node, s.nodes.size());
+    if (inserted)
       s.nodes.push_back({node.first, node.second, 0, kNotExpanded});
-    return index;
+    return it->second;
   }
 
   /// Classifies every use of `node` and numbers the nodes they reach.
@@ -400,8 +212,7 @@ private:
     unsigned facet = s.nodes[node].facet;
     unsigned first = s.edges.size();
     for (OpOperand &use : value.getUses()) {
-      UseVerdict verdict =
-          classifyUseWithModel(use, facet, rules, modelOf(use.getOwner()));
+      UseVerdict verdict = classifyUse(use, facet, rules);
       UseEdge edge{&use, verdict.kind, verdict.reason,
                    static_cast<unsigned>(s.targets.size()),
                    static_cast<unsigned>(verdict.forwardedTo.size())};
@@ -415,19 +226,6 @@ private:
     s.nodes[node].numEdges = s.edges.size() - first;
   }
 
-  /// The StrideUseOpInterface of `op`. A dyn_cast searches the op's
-  /// interface map twice (the test, then the cast), per use; the model
-  /// registered on an op name is looked up once per name here. Ops whose
-  /// model, if any, comes from their dialect are asked as MLIR asks them.
-  StrideUseOpInterface modelOf(Operation *op) {
-    auto [it, inserted] = s.models.try_emplace(op->getName(), nullptr);
-    if (inserted)
-      it->second = op->getName().getInterface<StrideUseOpInterface>();
-    if (it->second)
-      return StrideUseOpInterface(op, it->second);
-    return dyn_cast<StrideUseOpInterface>(op);
-  }
-
   /// The targets of all of `node`'s edges, one run of `targets`.
   std::pair<unsigned, unsigned> targetRange(unsigned node) const {
     unsigned edgeBegin = s.nodes[node].edgeBegin;
@@ -439,18 +237,22 @@ private:
     return {first.firstTarget, last.firstTarget + last.numTargets};
   }
 
+  /// Whether `node`'s uses are not classified yet.
+  bool isNew(unsigned node) const {
+    return s.nodes[node].numEdges == kNotExpanded;
+  }
+
   /// Depth first from `root`, expanding each node when first reached;
   /// appends the nodes to the post-order as they are finished.
   void search(unsigned root) {
-    if (s.nodes[root].numEdges != kNotExpanded)
+    if (!isNew(root))
       return;
     expand(root);
     s.stack.push_back({root, targetRange(root).first});
     while (!s.stack.empty()) {
       auto [node, cursor] = s.stack.back();
       unsigned end = targetRange(node).second;
-      while (cursor < end &&
-             s.nodes[s.targets[cursor]].numEdges != kNotExpanded)
+      while (cursor < end && !isNew(s.targets[cursor]))
         ++cursor;
       if (cursor == end) {
         s.postOrder.push_back(node);
@@ -466,32 +268,24 @@ private:
 
   /// Passes the parameter sets along, sweeping the nodes in reverse
   /// post-order; a back edge that brings new parameters to an earlier node
-  /// starts another sweep there. `Words` is the number of 64-bit words per
-  /// set, or 0 for `words`.
-  template <unsigned Words> void sweep() {
-    const unsigned n = Words ? Words : words;
+  /// starts another sweep there.
+  void sweep() {
     unsigned numNodes = s.nodes.size();
-    SmallVector<uint64_t, 4> delta(n);
+    SmallVector<uint64_t, 4> delta(words);
     for (unsigned start = 0; start < numNodes;) {
       unsigned restart = numNodes;
       for (unsigned position = start; position < numNodes; ++position) {
         unsigned node = s.postOrder[position];
-        bool any = false;
-        for (unsigned w = 0; w < n; ++w) {
-          delta[w] = s.reached[node * n + w] & ~s.propagated[node * n + w];
-          s.propagated[node * n + w] |= delta[w];
-          any |= delta[w] != 0;
-        }
-        if (!any)
+        if (!takeNewParams(node, delta))
           continue;
-        for (unsigned e = s.nodes[node].edgeBegin,
-                      end = e + s.nodes[node].numEdges;
-             e < end; ++e) {
-          visitUse(e, s.nodes[node].facet, delta);
+        const ParamUseScratch::Storage::NodeInfo &info = s.nodes[node];
+        for (unsigned e = info.edgeBegin; e < info.edgeBegin + info.numEdges;
+             ++e) {
+          visitUse(e, info.facet, delta);
           const UseEdge &edge = s.edges[e];
           for (unsigned target :
                ArrayRef(s.targets).slice(edge.firstTarget, edge.numTargets))
-            if (passOn<Words>(target, delta) && s.rpoIndex[target] < position)
+            if (passOn(target, delta) && s.rpoIndex[target] < position)
               restart = std::min(restart, s.rpoIndex[target]);
         }
       }
@@ -499,25 +293,29 @@ private:
     }
   }
 
-  /// Adds `bits` to the parameters reaching `node`; whether it grew.
-  template <unsigned Words>
-  bool passOn(unsigned node, ArrayRef<uint64_t> bits) {
-    const unsigned n = Words ? Words : words;
-    bool grew = false;
-    for (unsigned w = 0; w < n; ++w) {
-      uint64_t added = bits[w] & ~s.reached[node * n + w];
-      s.reached[node * n + w] |= added;
-      grew |= added != 0;
+  /// Sets `delta` to the parameters that reached `node` and were not passed
+  /// on yet, and marks them passed on; whether there are any.
+  bool takeNewParams(unsigned node, MutableArrayRef<uint64_t> delta) {
+    MutableArrayRef<uint64_t> reached = row(s.reached, node);
+    MutableArrayRef<uint64_t> propagated = row(s.propagated, node);
+    bool any = false;
+    for (unsigned w = 0; w < words; ++w) {
+      delta[w] = reached[w] & ~propagated[w];
+      propagated[w] |= delta[w];
+      any |= delta[w] != 0;
     }
-    return grew;
+    return any;
   }
 
-  /// Calls `f` with each parameter in `params`.
-  template <typename Fn>
-  static void forEachParam(ArrayRef<uint64_t> params, Fn f) {
-    for (auto [w, word] : llvm::enumerate(params))
-      for (uint64_t rest = word; rest; rest &= rest - 1)
-        f(static_cast<unsigned>(w * 64 + llvm::countr_zero(rest)));
+  /// Adds `bits` to the parameters reaching `node`; whether it grew.
+  bool passOn(unsigned node, ArrayRef<uint64_t> bits) {
+    MutableArrayRef<uint64_t> reached = row(s.reached, node);
+    bool grew = false;
+    for (unsigned w = 0; w < words; ++w) {
+      grew |= (bits[w] & ~reached[w]) != 0;
+      reached[w] |= bits[w];
+    }
+    return grew;
   }
 
   /// Counts edge `e` for the parameters in `params`, which reach it for the
@@ -529,40 +327,23 @@ private:
       forEachParam(params, [&](unsigned param) { set.set(param); });
       visitor(*edge.use, facet, verdicts[e], set);
     }
-    switch (edge.kind) {
-    case Kind::Blocking: {
-      Operation *user = edge.use->getOwner();
-      // Parameters that flow together mostly have the same first blocking
-      // use so far: the last comparison is kept.
-      Operation *compared = nullptr;
-      bool isBefore = false;
-      forEachParam(params, [&](unsigned param) {
-        ParamUseSummary &summary = summaries[param];
-        ++summary.numBlockingUses;
-        if (!summary.firstBlockingUse) {
-          summary.firstBlockingUse =
-              BlockingUse{user, edge.reason, edge.use->getOperandNumber()};
-          return;
-        }
-        if (Operation *first = summary.firstBlockingUse->user;
-            first != compared) {
-          compared = first;
-          isBefore = isBeforeInPreOrder(user, first);
-        }
-        if (isBefore)
-          summary.firstBlockingUse =
-              BlockingUse{user, edge.reason, edge.use->getOperandNumber()};
-      });
-      break;
-    }
-    case Kind::AddressSink:
+    if (edge.kind == Kind::AddressSink)
       forEachParam(params,
                    [&](unsigned param) { ++summaries[param].numAddressSinks; });
-      break;
-    case Kind::PassThrough:
-    case Kind::NotRead:
-      break;
-    }
+    if (edge.kind == Kind::Blocking)
+      forEachParam(params, [&](unsigned param) { countBlocking(edge, param); });
+  }
+
+  /// Counts the blocking `edge` for `param`, and makes it the parameter's
+  /// first blocking use if it comes first in the IR.
+  void countBlocking(const UseEdge &edge, unsigned param) {
+    ParamUseSummary &summary = summaries[param];
+    ++summary.numBlockingUses;
+    Operation *user = edge.use->getOwner();
+    if (!summary.firstBlockingUse ||
+        isBeforeInPreOrder(user, summary.firstBlockingUse->user))
+      summary.firstBlockingUse =
+          BlockingUse{user, edge.reason, edge.use->getOperandNumber()};
   }
 
   /// `NodeInfo::numEdges` of a node whose uses are not classified yet.

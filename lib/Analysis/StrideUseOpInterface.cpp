@@ -109,11 +109,7 @@ UseVerdict UseVerdict::passThrough(Value value, unsigned facet) {
 }
 
 UseVerdict UseVerdict::passThroughResults(Operation *op, unsigned facet) {
-  UseVerdict verdict;
-  verdict.kind = Kind::PassThrough;
-  for (unsigned i = 0, e = op->getNumResults(); i < e; ++i)
-    verdict.forwardedTo.push_back({op->getResult(i), facet});
-  return verdict;
+  return passThrough(op->getResults(), facet);
 }
 
 UseVerdict UseVerdict::passThrough(ArrayRef<FacetedValue> reached) {
