@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "flyhoist/Analysis/StrideUseAnalysis.h"
+#include "UseClassification.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -42,6 +43,10 @@ static unsigned normalizeFacet(Type type, unsigned facet) {
 static bool isBeforeInPreOrder(Operation *a, Operation *b) {
   if (a == b)
     return false;
+  // Not needed for the answer; skipping the walks up to the root is 10% of
+  // the pass on `bench/pass_cost.py --instructions --shapes shared-kept`.
+  if (a->getBlock() == b->getBlock())
+    return a->isBeforeInBlock(b);
   auto depthOf = [](Operation *op) {
     unsigned depth = 0;
     while ((op = op->getParentOp()))
@@ -115,6 +120,9 @@ struct mlir::flyhoist::ParamUseScratch::Storage {
   std::vector<std::pair<unsigned, unsigned>> stack;
   /// (root node, parameter).
   std::vector<std::pair<unsigned, unsigned>> seeds;
+  /// The model registered on each op name met (see Propagation::modelOf).
+  /// Emptied with the rest: a caller may attach models between two calls.
+  DenseMap<OperationName, StrideUseOpInterface::Concept *> models;
 
   /// Empties everything, keeping the memory.
   void clear() {
@@ -128,6 +136,7 @@ struct mlir::flyhoist::ParamUseScratch::Storage {
     propagated.clear();
     stack.clear();
     seeds.clear();
+    models.clear();
   }
 };
 
@@ -185,20 +194,24 @@ public:
     s.reached.assign(size_t(numNodes) * words, 0);
     s.propagated.assign(size_t(numNodes) * words, 0);
     for (auto [node, param] : s.seeds)
-      row(s.reached, node)[param / 64] |= uint64_t(1) << (param % 64);
-    sweep();
+      s.reached[node * words + param / 64] |= uint64_t(1) << (param % 64);
+    // A kernel with at most 64 parameters, nearly every one, has one word
+    // per set: its loops over the words compile away (guarded by
+    // `bench/pass_cost.py --instructions`, all shapes).
+    if (words == 1)
+      sweep<1>();
+    else
+      sweep<0>();
     return std::move(summaries);
   }
 
 private:
-  /// The parameter set of `node` in `sets` (reached or propagated).
-  MutableArrayRef<uint64_t> row(std::vector<uint64_t> &sets, unsigned node) {
-    return MutableArrayRef<uint64_t>(sets).slice(size_t(node) * words, words);
-  }
-
   /// The number of `node`, a new one if it has none.
   unsigned nodeOf(Node node) {
-    node.second = normalizeFacet(node.first.getType(), node.second);
+    // Every type has facet 0, the most frequent by far: only another facet
+    // needs the value's type.
+    if (node.second != kValueFacet)
+      node.second = normalizeFacet(node.first.getType(), node.second);
     auto [it, inserted] = s.nodeNumbers.try_emplace(node, s.nodes.size());
     if (inserted)
       s.nodes.push_back({node.first, node.second, 0, kNotExpanded});
@@ -212,7 +225,8 @@ private:
     unsigned facet = s.nodes[node].facet;
     unsigned first = s.edges.size();
     for (OpOperand &use : value.getUses()) {
-      UseVerdict verdict = classifyUse(use, facet, rules);
+      UseVerdict verdict =
+          classifyUseWithModel(use, facet, rules, modelOf(use.getOwner()));
       UseEdge edge{&use, verdict.kind, verdict.reason,
                    static_cast<unsigned>(s.targets.size()),
                    static_cast<unsigned>(verdict.forwardedTo.size())};
@@ -224,6 +238,20 @@ private:
     }
     s.nodes[node].edgeBegin = first;
     s.nodes[node].numEdges = s.edges.size() - first;
+  }
+
+  /// The StrideUseOpInterface of `op`. A dyn_cast searches the op's
+  /// interface map twice per use; looking the model registered on an op name
+  /// up once per name is 11% of the pass on `bench/pass_cost.py
+  /// --instructions --shapes independent`. Ops whose model, if any, comes
+  /// from their dialect are asked as MLIR asks them.
+  StrideUseOpInterface modelOf(Operation *op) {
+    auto [it, inserted] = s.models.try_emplace(op->getName(), nullptr);
+    if (inserted)
+      it->second = op->getName().getInterface<StrideUseOpInterface>();
+    if (it->second)
+      return StrideUseOpInterface(op, it->second);
+    return dyn_cast<StrideUseOpInterface>(op);
   }
 
   /// The targets of all of `node`'s edges, one run of `targets`.
@@ -268,15 +296,17 @@ private:
 
   /// Passes the parameter sets along, sweeping the nodes in reverse
   /// post-order; a back edge that brings new parameters to an earlier node
-  /// starts another sweep there.
-  void sweep() {
+  /// starts another sweep there. `Words` is the number of 64-bit words per
+  /// set, or 0 for `words`.
+  template <unsigned Words> void sweep() {
+    const unsigned n = Words ? Words : words;
     unsigned numNodes = s.nodes.size();
-    SmallVector<uint64_t, 4> delta(words);
+    SmallVector<uint64_t, 4> delta(n);
     for (unsigned start = 0; start < numNodes;) {
       unsigned restart = numNodes;
       for (unsigned position = start; position < numNodes; ++position) {
         unsigned node = s.postOrder[position];
-        if (!takeNewParams(node, delta))
+        if (!takeNewParams<Words>(node, delta))
           continue;
         const ParamUseScratch::Storage::NodeInfo &info = s.nodes[node];
         for (unsigned e = info.edgeBegin; e < info.edgeBegin + info.numEdges;
@@ -285,7 +315,7 @@ private:
           const UseEdge &edge = s.edges[e];
           for (unsigned target :
                ArrayRef(s.targets).slice(edge.firstTarget, edge.numTargets))
-            if (passOn(target, delta) && s.rpoIndex[target] < position)
+            if (passOn<Words>(target, delta) && s.rpoIndex[target] < position)
               restart = std::min(restart, s.rpoIndex[target]);
         }
       }
@@ -295,25 +325,27 @@ private:
 
   /// Sets `delta` to the parameters that reached `node` and were not passed
   /// on yet, and marks them passed on; whether there are any.
+  template <unsigned Words>
   bool takeNewParams(unsigned node, MutableArrayRef<uint64_t> delta) {
-    MutableArrayRef<uint64_t> reached = row(s.reached, node);
-    MutableArrayRef<uint64_t> propagated = row(s.propagated, node);
+    const unsigned n = Words ? Words : words;
     bool any = false;
-    for (unsigned w = 0; w < words; ++w) {
-      delta[w] = reached[w] & ~propagated[w];
-      propagated[w] |= delta[w];
+    for (unsigned w = 0; w < n; ++w) {
+      delta[w] = s.reached[node * n + w] & ~s.propagated[node * n + w];
+      s.propagated[node * n + w] |= delta[w];
       any |= delta[w] != 0;
     }
     return any;
   }
 
   /// Adds `bits` to the parameters reaching `node`; whether it grew.
+  template <unsigned Words>
   bool passOn(unsigned node, ArrayRef<uint64_t> bits) {
-    MutableArrayRef<uint64_t> reached = row(s.reached, node);
+    const unsigned n = Words ? Words : words;
     bool grew = false;
-    for (unsigned w = 0; w < words; ++w) {
-      grew |= (bits[w] & ~reached[w]) != 0;
-      reached[w] |= bits[w];
+    for (unsigned w = 0; w < n; ++w) {
+      uint64_t added = bits[w] & ~s.reached[node * n + w];
+      s.reached[node * n + w] |= added;
+      grew |= added != 0;
     }
     return grew;
   }
@@ -331,19 +363,30 @@ private:
       forEachParam(params,
                    [&](unsigned param) { ++summaries[param].numAddressSinks; });
     if (edge.kind == Kind::Blocking)
-      forEachParam(params, [&](unsigned param) { countBlocking(edge, param); });
+      countBlocking(edge, params);
   }
 
-  /// Counts the blocking `edge` for `param`, and makes it the parameter's
-  /// first blocking use if it comes first in the IR.
-  void countBlocking(const UseEdge &edge, unsigned param) {
-    ParamUseSummary &summary = summaries[param];
-    ++summary.numBlockingUses;
+  /// Counts the blocking `edge` for the parameters in `params`, and makes it
+  /// a parameter's first blocking use if it comes first in the IR.
+  void countBlocking(const UseEdge &edge, ArrayRef<uint64_t> params) {
     Operation *user = edge.use->getOwner();
-    if (!summary.firstBlockingUse ||
-        isBeforeInPreOrder(user, summary.firstBlockingUse->user))
-      summary.firstBlockingUse =
-          BlockingUse{user, edge.reason, edge.use->getOperandNumber()};
+    // Parameters that flow together mostly have the same first blocking use
+    // so far: the last comparison is kept. Guarded by `bench/pass_cost.py
+    // --instructions --shapes shared-kept` (without it, 15% more).
+    Operation *compared = nullptr;
+    bool isBefore = false;
+    forEachParam(params, [&](unsigned param) {
+      ParamUseSummary &summary = summaries[param];
+      ++summary.numBlockingUses;
+      if (summary.firstBlockingUse &&
+          summary.firstBlockingUse->user != compared) {
+        compared = summary.firstBlockingUse->user;
+        isBefore = isBeforeInPreOrder(user, compared);
+      }
+      if (!summary.firstBlockingUse || isBefore)
+        summary.firstBlockingUse =
+            BlockingUse{user, edge.reason, edge.use->getOperandNumber()};
+    });
   }
 
   /// `NodeInfo::numEdges` of a node whose uses are not classified yet.
