@@ -106,10 +106,8 @@ using UseVisitor = std::function<void(OpOperand &use, unsigned facet,
                                       const UseVerdict &verdict,
                                       const llvm::BitVector &params)>;
 
-/// Storage analyzeParamUses reuses from one call to the next. A caller that
-/// analyzes thousands of kernels in turn keeps one, so that a kernel costs
-/// no allocation once a larger one has been analyzed (freeing and allocating
-/// per kernel makes the allocator hand back and fault in fresh pages).
+/// Working storage analyzeParamUses reuses from one call to the next: a
+/// caller that analyzes many kernels in turn keeps one for all of them.
 class ParamUseScratch {
 public:
   ParamUseScratch();

@@ -156,9 +156,7 @@ struct UseVerdict {
   /// A use through which the parameter reaches `value` in `facet`.
   static UseVerdict passThrough(Value value, unsigned facet = kValueFacet);
   /// A use through which the parameter reaches every result of `op` in
-  /// `facet`: the rule of arithmetic, the most frequent use of all. (Read
-  /// from the op, not through a ValueRange, whose elements are each an
-  /// out-of-line call.)
+  /// `facet`: the rule of arithmetic.
   static UseVerdict passThroughResults(Operation *op,
                                        unsigned facet = kValueFacet);
   /// A use through which the parameter reaches exactly `reached`.
