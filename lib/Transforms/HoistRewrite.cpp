@@ -372,7 +372,8 @@ static void remarkOnDecision(const KernelPlan &kernel, const ParamPlan &param) {
     InFlightDiagnostic remark = anchor->emitRemark()
                                 << "'" << param.name.getValue()
                                 << "' kept specialized in " << where << ": "
-                                << param.reason.getValue();
+                                << spec::describeKeepReason(
+                                       param.reason, kernel.kernel->kindName());
     if (param.blockingLoc)
       remark.attachNote(*param.blockingLoc)
           << "needs '" << param.name.getValue() << "' as a constant here";
@@ -433,7 +434,9 @@ void RemarkEngineReporter::report(const KernelPlan &kernel,
     return;
   case ParamPlan::Decision::Keep:
     remark << remark::add("'{0}' kept", name)
-           << remark::reason("{0}", param.reason.getValue());
+           << remark::reason("{0}",
+                             spec::describeKeepReason(
+                                 param.reason, kernel.kernel->kindName()));
     return;
   case ParamPlan::Decision::Unused:
     remark << remark::add("'{0}' unused; removed", name);
@@ -443,10 +446,11 @@ void RemarkEngineReporter::report(const KernelPlan &kernel,
 
 /// What the launcher must guarantee for a hoisted parameter: the encoding's
 /// facts, then the `equals` contracts.
-static std::vector<std::string> preconditionsOf(const ParamPlan &param) {
-  std::vector<std::string> facts;
+static SmallVector<Attribute> preconditionsOf(MLIRContext *context,
+                                              const ParamPlan &param) {
+  SmallVector<Attribute> facts;
   if (param.argumentIndex)
-    facts = param.encoding.preconditions();
+    facts = param.encoding.preconditions(context);
   facts.insert(facts.end(), param.equalsContracts.begin(),
                param.equalsContracts.end());
   return facts;
@@ -468,18 +472,12 @@ public:
       return static_cast<int64_t>(*value);
     };
     ArrayAttr facts;
-    if (std::vector<std::string> preconditions = preconditionsOf(param);
+    if (SmallVector<Attribute> preconditions = preconditionsOf(context, param);
         !preconditions.empty())
-      facts = ArrayAttr::get(
-          context, llvm::map_to_vector(preconditions, [&](StringRef fact) {
-            return Attribute(StringAttr::get(context, fact));
-          }));
+      facts = ArrayAttr::get(context, preconditions);
     Type type = param.argumentIndex
                     ? param.encoding.argumentType(param.carrierType)
                     : param.type;
-    std::optional<int64_t> divisor;
-    if (param.encoding.divisor > 1)
-      divisor = static_cast<int64_t>(param.encoding.divisor);
     Type zeroExtendedTo = param.encoding.narrow ? param.carrierType : Type();
     auto orMinusOne = [](std::optional<int64_t> value) {
       return value ? *value : int64_t(-1);
@@ -488,12 +486,12 @@ public:
         entries.try_emplace({param.name.getAsOpaquePointer(),
                              orMinusOne(number(param.argumentIndex))});
     spec::HoistedParamAttr &entry = it->second;
-    if (inserted || entry.getType() != type || entry.getDivisor() != divisor ||
+    if (inserted || entry.getType() != type ||
         entry.getZeroExtendedTo() != zeroExtendedTo ||
         entry.getPreconditions() != facts ||
         entry.getHostArgument() != number(hostArgument))
       entry = spec::HoistedParamAttr::get(
-          context, param.name, type, number(param.argumentIndex), divisor,
+          context, param.name, type, number(param.argumentIndex),
           zeroExtendedTo, facts, number(hostArgument));
     return entry;
   }
@@ -501,12 +499,9 @@ public:
   /// The record entry of a kept parameter, shared by every function that
   /// keeps it with the same value for the same reason.
   spec::KeptParamAttr getKept(MLIRContext *context, StringAttr name,
-                              int64_t value, StringAttr reason) {
-    auto [it, inserted] = keptEntries.try_emplace(
-        {name.getAsOpaquePointer(), value, reason.getAsOpaquePointer()});
-    if (inserted)
-      it->second = spec::KeptParamAttr::get(context, name, value, reason);
-    return it->second;
+                              int64_t value,
+                              const spec::KeepReasonInfo &reason) {
+    return spec::KeptParamAttr::get(context, name, value, reason);
   }
 
 private:
@@ -514,9 +509,6 @@ private:
   /// again when its other fields match: a short key keeps the table small
   /// and cheap to hash, and the fields are compared only on a hit.
   DenseMap<std::pair<const void *, int64_t>, spec::HoistedParamAttr> entries;
-  /// Kept entries by name, value and reason.
-  DenseMap<std::tuple<const void *, int64_t, const void *>, spec::KeptParamAttr>
-      keptEntries;
 };
 } // namespace mlir::flyhoist
 

@@ -1,7 +1,7 @@
 //===- HoistRemarks.h - How hoisting decisions are worded -------*- C++ -*-===//
 //
 // The analysis returns neutral reason codes; this is where they become the
-// words of remarks, the manifest and the C API.
+// typed reasons of the hoist record (worded by spec::describeKeepReason).
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,31 +10,23 @@
 
 #include "flyhoist/Analysis/StrideUseAnalysis.h"
 
-#include "mlir/IR/BuiltinAttributes.h"
-#include "mlir/IR/OperationSupport.h"
-#include "llvm/ADT/DenseMap.h"
+#include "flyhoist/Dialect/Spec/SpecDialect.h"
 
 #include <string>
 
 namespace mlir::flyhoist {
 
-/// Why a parameter is kept, worded to follow "kept specialized: ", e.g.
-/// "loop bound or step". `use.user` is the operation with the blocking use
-/// (its name and the operand's position are part of the text for operations
-/// and operands no rule classifies).
-std::string describeBlockReason(const BlockingUse &use);
+/// The typed reason (with the details its wording names) of blocking use
+/// `use`: what the hoist record keeps.
+spec::KeepReasonInfo keepReasonOf(const BlockingUse &use);
 
-/// describeBlockReason() as a StringAttr (the form the hoist record keeps),
-/// built once per reason and operation name: a module can keep thousands of
-/// parameters for a handful of reasons.
+/// The typed reasons of blocking uses, as planning asks for them.
 class BlockReasonAttrs {
 public:
-  /// The wording of the reason of blocking use `use`.
-  StringAttr get(const BlockingUse &use);
-
-private:
-  llvm::DenseMap<std::tuple<unsigned, OperationName, unsigned>, StringAttr>
-      cache;
+  /// The reason of blocking use `use`.
+  spec::KeepReasonInfo get(const BlockingUse &use) const {
+    return keepReasonOf(use);
+  }
 };
 
 } // namespace mlir::flyhoist
