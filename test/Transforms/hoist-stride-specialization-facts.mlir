@@ -25,7 +25,7 @@
 // take the extended argument itself (no rebuilt value).
 // CHECK-LABEL: gpu.func @k
 // CHECK-SAME: %[[I:arg[0-9]+]]: index, %[[Q:arg[0-9]+]]: i32) kernel
-// CHECK-SAME: #spec.hoisted<name = "w", type = i32, argument = 2, divisor = 32, zero_extended_to = index, preconditions = ["value % 32 == 0", "value >= 0", "value < 2147483648"]>
+// CHECK-SAME: #spec.hoisted<name = "w", type = i32, argument = 2, zero_extended_to = index, preconditions = [#spec.divisible_by<32>, #spec.range<min = 0, max = 2147483647>]>
 // CHECK: %[[W:.*]] = arith.index_castui %[[Q]] : i32 to index
 // CHECK-DAG: %[[MASK:.*]] = arith.constant 31 : index
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
@@ -73,7 +73,7 @@ module attributes {gpu.container_module} {
 // A negative value keeps its divisibility (the kernel uses it unchanged) but
 // not the range: the record says nothing about the sign.
 // CHECK-LABEL: func.func @negative
-// CHECK-SAME: %{{.*}}: index) attributes {spec.kernel, spec.record = #spec.record<hoisted = [#spec.hoisted<name = "back_stride", type = index, argument = 1, divisor = 32, preconditions = ["value % 32 == 0"]>]
+// CHECK-SAME: %{{.*}}: index) attributes {spec.kernel, spec.record = #spec.record<hoisted = [#spec.hoisted<name = "back_stride", type = index, argument = 1, preconditions = [#spec.divisible_by<32>]>]
 // CHECK: arith.constant 31 : index
 // CHECK: llvm.intr.assume
 // CHECK-NOT: index_castui
@@ -94,7 +94,7 @@ func.func @negative(%m: memref<?xf32>) attributes {spec.kernel} {
 // CHECK-LABEL: llvm.func @lk
 // CHECK-SAME: %{{.*}}: i32) attributes
 // CHECK-SAME: divisor = 2,
-// CHECK-SAME: preconditions = ["value % 2 == 0", "value >= 0", "value < 2147483648"]
+// CHECK-SAME: preconditions = [#spec.divisible_by<2>, #spec.range<min = 0, max = 2147483647>]
 // CHECK: %[[Z:.*]] = llvm.zext %{{.*}} : i32 to i64
 // CHECK: %[[LOW:.*]] = llvm.and %[[Z]], %{{.*}} : i64
 // CHECK: %[[DIVIDES:.*]] = llvm.icmp "eq" %[[LOW]], %{{.*}} : i64

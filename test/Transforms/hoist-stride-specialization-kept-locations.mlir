@@ -55,9 +55,9 @@
 // CHECK-NEXT: "symbol": "@kernels::@third"
 
 // IR-LABEL: gpu.func @first
-// IR-SAME: kept = [#spec.kept<name = "m", value = 6, reason = "comparison">, #spec.kept<name = "n", value = 4, reason = "loop bound or step">], kept_locations = [#loc{{[0-9]*}}, #loc{{[0-9]*}}]
+// IR-SAME: kept = [#spec.kept<name = "m", value = 6, reason = "comparison">, #spec.kept<name = "n", value = 4, reason = "loop-bound">], kept_locations = [#loc{{[0-9]*}}, #loc{{[0-9]*}}]
 // IR-LABEL: gpu.func @second
-// IR-SAME: kept = [#spec.kept<name = "m", value = 6, reason = "comparison">, #spec.kept<name = "n", value = 4, reason = "loop bound or step">], kept_locations = [#loc{{[0-9]*}}, #loc{{[0-9]*}}]
+// IR-SAME: kept = [#spec.kept<name = "m", value = 6, reason = "comparison">, #spec.kept<name = "n", value = 4, reason = "loop-bound">], kept_locations = [#loc{{[0-9]*}}, #loc{{[0-9]*}}]
 // IR-LABEL: gpu.func @third
 // IR-SAME: kept = [#spec.kept<name = "n", value = 4, reason = "comparison">], kept_locations = [#loc{{[0-9]*}}]
 
