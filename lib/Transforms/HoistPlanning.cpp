@@ -323,9 +323,9 @@ whyNoArgumentForParam(const DiscoveredKernel &kernel, const ParamPlan &param) {
   if (param.mixedTypes)
     return ForcedKeep{{spec::KeepReason::MixedTypes}, nullptr};
   if (Operation *scope = param.unreachableScope)
-    return ForcedKeep{{spec::KeepReason::IsolatedScope,
-                       scope->getName().getIdentifier()},
-                      scope};
+    return ForcedKeep{
+        {spec::KeepReason::IsolatedScope, scope->getName().getIdentifier()},
+        scope};
   return std::nullopt;
 }
 
@@ -529,8 +529,12 @@ private:
                                       plans[call.function].kernel->path);
         Type calleeType = demand.lookup({call.function, name});
         if (calleeType != type)
-          return ForcedKeep{{spec::KeepReason::PassedTypeMismatch, {},
-                             std::nullopt, callee, type, calleeType},
+          return ForcedKeep{{spec::KeepReason::PassedTypeMismatch,
+                             {},
+                             std::nullopt,
+                             callee,
+                             type,
+                             calleeType},
                             call.site};
         Operation *scope = isolatedScope(call.site);
         if (scope != functionOp)

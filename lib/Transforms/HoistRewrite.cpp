@@ -369,11 +369,11 @@ static void remarkOnDecision(const KernelPlan &kernel, const ParamPlan &param) {
     return;
   }
   case ParamPlan::Decision::Keep: {
-    InFlightDiagnostic remark = anchor->emitRemark()
-                                << "'" << param.name.getValue()
-                                << "' kept specialized in " << where << ": "
-                                << spec::describeKeepReason(
-                                       param.reason, kernel.kernel->kindName());
+    InFlightDiagnostic remark =
+        anchor->emitRemark()
+        << "'" << param.name.getValue() << "' kept specialized in " << where
+        << ": "
+        << spec::describeKeepReason(param.reason, kernel.kernel->kindName());
     if (param.blockingLoc)
       remark.attachNote(*param.blockingLoc)
           << "needs '" << param.name.getValue() << "' as a constant here";
@@ -434,9 +434,9 @@ void RemarkEngineReporter::report(const KernelPlan &kernel,
     return;
   case ParamPlan::Decision::Keep:
     remark << remark::add("'{0}' kept", name)
-           << remark::reason("{0}",
-                             spec::describeKeepReason(
-                                 param.reason, kernel.kernel->kindName()));
+           << remark::reason(
+                  "{0}", spec::describeKeepReason(param.reason,
+                                                  kernel.kernel->kindName()));
     return;
   case ParamPlan::Decision::Unused:
     remark << remark::add("'{0}' unused; removed", name);

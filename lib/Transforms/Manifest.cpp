@@ -120,9 +120,9 @@ static llvm::json::Value loweredParameterSlot(Operation *function,
 /// its `text` for people.
 static llvm::json::Object renderPrecondition(Attribute fact) {
   llvm::json::Object object{
-      {"kind", spec::stringifyPreconditionKind(
-                   spec::getPreconditionKind(fact).value())
-                   .str()},
+      {"kind",
+       spec::stringifyPreconditionKind(spec::getPreconditionKind(fact).value())
+           .str()},
       {"text", spec::describePrecondition(fact)}};
   llvm::TypeSwitch<Attribute>(fact)
       .Case([&](spec::DivisibleByAttr divisible) {
@@ -135,8 +135,9 @@ static llvm::json::Object renderPrecondition(Attribute fact) {
       .Case([&](spec::EqualsAttr equals) {
         object["argument"] = equals.getArgument();
         object["part"] = spec::stringifyArgumentPart(equals.getPart()).str();
-        object["index"] = equals.getIndex() ? llvm::json::Value(*equals.getIndex())
-                                            : llvm::json::Value(nullptr);
+        object["index"] = equals.getIndex()
+                              ? llvm::json::Value(*equals.getIndex())
+                              : llvm::json::Value(nullptr);
       })
       .Case([&](spec::EqualsParameterAttr equals) {
         object["name"] = equals.getName().str();

@@ -15,7 +15,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
-
 namespace mlir::flyhoist {
 
 /// How a hoisted value is passed: the value itself, narrowed to i32 when

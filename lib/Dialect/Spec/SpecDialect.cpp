@@ -261,9 +261,8 @@ mlir::flyhoist::spec::getPreconditionKind(Attribute precondition) {
       .Case([](DivisibleByAttr) { return PreconditionKind::DivisibleBy; })
       .Case([](RangeAttr) { return PreconditionKind::Range; })
       .Case([](EqualsAttr) { return PreconditionKind::Equals; })
-      .Case([](EqualsParameterAttr) {
-        return PreconditionKind::EqualsParameter;
-      })
+      .Case(
+          [](EqualsParameterAttr) { return PreconditionKind::EqualsParameter; })
       .Case([](EqualsConstantAttr) { return PreconditionKind::EqualsConstant; })
       .Case([](EqualsUnverifiableAttr) {
         return PreconditionKind::EqualsUnverifiable;
@@ -296,8 +295,7 @@ std::string mlir::flyhoist::spec::describePrecondition(Attribute precondition) {
         llvm_unreachable("unknown ArgumentPart");
       })
       .Case([](EqualsParameterAttr fact) {
-        return ("value == parameter '" + fact.getName().getValue() + "'")
-            .str();
+        return ("value == parameter '" + fact.getName().getValue() + "'").str();
       })
       .Case([](EqualsConstantAttr fact) {
         return "value == " + std::to_string(fact.getValue());
