@@ -185,15 +185,39 @@ llvm.func @llvm_launch(%p: !llvm.ptr) {
 // The last split's kernel in the manifest.
 // MANIFEST: "name": "llvm_top_bit",
 // MANIFEST-NEXT: "preconditions": [
-// MANIFEST-NEXT: "value % 128 == 0"
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "kind": "range",
+// MANIFEST-NEXT: "max": 255,
+// MANIFEST-NEXT: "min": -128,
+// MANIFEST-NEXT: "text": "-128 <= value <= 255 (fits i8)"
+// MANIFEST-NEXT: },
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "divisor": 128,
+// MANIFEST-NEXT: "kind": "divisible-by",
+// MANIFEST-NEXT: "text": "value % 128 == 0"
+// MANIFEST-NEXT: }
 // MANIFEST-NEXT: ],
 // MANIFEST-NEXT: "source": "argument",
 // MANIFEST-NEXT: "type": "i8"
 // MANIFEST: "name": "llvm_wide",
 // MANIFEST-NEXT: "preconditions": [
-// MANIFEST-NEXT: "value % 16 == 0",
-// MANIFEST-NEXT: "value >= 0",
-// MANIFEST-NEXT: "value < 2147483648"
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "kind": "range",
+// MANIFEST-NEXT: "max": 4294967295,
+// MANIFEST-NEXT: "min": -2147483648,
+// MANIFEST-NEXT: "text": "-2147483648 <= value <= 4294967295 (fits i32)"
+// MANIFEST-NEXT: },
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "divisor": 16,
+// MANIFEST-NEXT: "kind": "divisible-by",
+// MANIFEST-NEXT: "text": "value % 16 == 0"
+// MANIFEST-NEXT: },
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "kind": "range",
+// MANIFEST-NEXT: "max": 2147483647,
+// MANIFEST-NEXT: "min": 0,
+// MANIFEST-NEXT: "text": "0 <= value <= 2147483647"
+// MANIFEST-NEXT: }
 // MANIFEST-NEXT: ],
 // MANIFEST-NEXT: "source": "argument",
 // MANIFEST-NEXT: "type": "i32"

@@ -82,7 +82,19 @@ module attributes {gpu.container_module} {
 // JSON-NEXT: },
 // JSON-NEXT: "name": "w",
 // JSON-NEXT: "preconditions": [
-// JSON-NEXT: "value == argument 1"
+// JSON-NEXT: {
+// JSON-NEXT: "kind": "range",
+// JSON-NEXT: "max": 18446744073709551615,
+// JSON-NEXT: "min": -9223372036854775808,
+// JSON-NEXT: "text": "-9223372036854775808 <= value <= 18446744073709551615 (fits index)"
+// JSON-NEXT: },
+// JSON-NEXT: {
+// JSON-NEXT: "argument": 1,
+// JSON-NEXT: "index": null,
+// JSON-NEXT: "kind": "equals",
+// JSON-NEXT: "part": "value",
+// JSON-NEXT: "text": "value == argument 1"
+// JSON-NEXT: }
 // JSON-NEXT: ],
 // JSON-NEXT: "source": "argument",
 // JSON: "symbol": "@both"

@@ -16,12 +16,14 @@
 // CHECK-NEXT: "location": "<stdin>:76:13",
 // CHECK-NEXT: "name": "m",
 // CHECK-NEXT: "reason": "comparison",
+// CHECK-NEXT: "reason_text": "comparison",
 // CHECK-NEXT: "value": 6
 // CHECK-NEXT: },
 // CHECK-NEXT: {
 // CHECK-NEXT: "location": "<stdin>:71:7",
 // CHECK-NEXT: "name": "n",
-// CHECK-NEXT: "reason": "loop bound or step",
+// CHECK-NEXT: "reason": "loop-bound",
+// CHECK-NEXT: "reason_text": "loop bound or step",
 // CHECK-NEXT: "value": 4
 // CHECK-NEXT: }
 // CHECK-NEXT: ],
@@ -32,12 +34,14 @@
 // CHECK-NEXT: "location": "<stdin>:91:13",
 // CHECK-NEXT: "name": "m",
 // CHECK-NEXT: "reason": "comparison",
+// CHECK-NEXT: "reason_text": "comparison",
 // CHECK-NEXT: "value": 6
 // CHECK-NEXT: },
 // CHECK-NEXT: {
 // CHECK-NEXT: "location": "<stdin>:87:7",
 // CHECK-NEXT: "name": "n",
-// CHECK-NEXT: "reason": "loop bound or step",
+// CHECK-NEXT: "reason": "loop-bound",
+// CHECK-NEXT: "reason_text": "loop bound or step",
 // CHECK-NEXT: "value": 4
 // CHECK-NEXT: }
 // CHECK-NEXT: ],
@@ -48,6 +52,7 @@
 // CHECK-NEXT: "location": "<stdin>:98:13",
 // CHECK-NEXT: "name": "n",
 // CHECK-NEXT: "reason": "comparison",
+// CHECK-NEXT: "reason_text": "comparison",
 // CHECK-NEXT: "value": 4
 // CHECK-NEXT: }
 // CHECK-NEXT: ],
