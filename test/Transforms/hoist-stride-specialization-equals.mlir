@@ -74,7 +74,6 @@ module attributes {gpu.container_module} {
 // JSON: "hoisted": [
 // JSON-NEXT: {
 // JSON-NEXT: "argument": 2,
-// JSON-NEXT: "divisor": null,
 // JSON-NEXT: "host_argument": null,
 // JSON-NEXT: "kernel_parameter": {
 // JSON-NEXT: "bare_pointers": null,

@@ -42,9 +42,23 @@
 // CHECK: gpu.launch_func @g::@k {{.*}} args(%{{.*}} : memref<?xf32>, %{{.*}} : index, %[[N]] : i32)
 
 // MANIFEST: "preconditions": [
-// MANIFEST-NEXT: "value % 2 == 0",
-// MANIFEST-NEXT: "value >= 0",
-// MANIFEST-NEXT: "value < 2147483648"
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "kind": "range",
+// MANIFEST-NEXT: "max": 4294967295,
+// MANIFEST-NEXT: "min": -2147483648,
+// MANIFEST-NEXT: "text": "-2147483648 <= value <= 4294967295 (fits i32)"
+// MANIFEST-NEXT: },
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "divisor": 2,
+// MANIFEST-NEXT: "kind": "divisible-by",
+// MANIFEST-NEXT: "text": "value % 2 == 0"
+// MANIFEST-NEXT: },
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "kind": "range",
+// MANIFEST-NEXT: "max": 2147483647,
+// MANIFEST-NEXT: "min": 0,
+// MANIFEST-NEXT: "text": "0 <= value <= 2147483647"
+// MANIFEST-NEXT: }
 // MANIFEST-NEXT: ],
 
 // OFF-LABEL: gpu.func @k
@@ -93,7 +107,6 @@ func.func @negative(%m: memref<?xf32>) attributes {spec.kernel} {
 // llvm.func kernel states the facts with LLVM dialect ops.
 // CHECK-LABEL: llvm.func @lk
 // CHECK-SAME: %{{.*}}: i32) attributes
-// CHECK-SAME: divisor = 2,
 // CHECK-SAME: preconditions = [#spec.divisible_by<2>, #spec.range<min = 0, max = 2147483647>]
 // CHECK: %[[Z:.*]] = llvm.zext %{{.*}} : i32 to i64
 // CHECK: %[[LOW:.*]] = llvm.and %[[Z]], %{{.*}} : i64
