@@ -151,11 +151,11 @@ def fact_of(fly_opt, text, param, workdir):
         'builtin.module(hoist-stride-specialization{remarks=false divisibility=16 narrow-range})',
         workdir)
     m = re.search(r'#spec\.hoisted<name = "' + re.escape(param) +
-                  r'"(?:"[^"]*"|[^<>"])*>', out)
+                  r'"(?:"[^"]*"|<[^<>]*>|[^<>"])*>', out)
     if not m:
         return 'NOT HOISTED'
     rec = m.group(0)
-    d = re.search(r'divisor = (\d+)', rec)
+    d = re.search(r'#spec\.divisible_by<(\d+)>', rec)
     t = re.search(r'\btype = (\w+)', rec)
     return f'd={d.group(1) if d else 1} {t.group(1) if t else "?"}'
 

@@ -158,15 +158,15 @@ def check_lowers(tools, text, options, files):
 
 # -- Reading the pass's output --------------------------------------------------
 
-ENTRY_RE = re.compile(r'#spec\.hoisted<((?:"[^"]*"|[^<>"])*)>')
+ENTRY_RE = re.compile(r'#spec\.hoisted<((?:"[^"]*"|<[^<>]*>|[^<>"])*)>')
 FIELD_RE = re.compile(r'(\w+) = ("[^"]*"|\[(?:"[^"]*"|[^\]"])*\]|[^,]+)')
 
 
 def hoisted_entries(text):
     """(name, argument index or None, type, divisor, narrow) for each hoisted
     entry of @kernel's `#spec.record`: the argument's type, the d of a
-    recorded `value % d == 0` (1 if none) and whether `value < 2147483648`
-    is recorded."""
+    recorded `#spec.divisible_by<d>` (1 if none) and whether the narrow
+    `#spec.range<min = 0, max = 2147483647>` is recorded."""
     kernel_line = next((l for l in text.splitlines()
                         if "func.func @kernel(" in l), "")
     if "spec.record = #spec.record<" not in kernel_line:
@@ -177,10 +177,10 @@ def hoisted_entries(text):
         name = fields["name"].strip('"')
         arg = int(fields["argument"]) if "argument" in fields else None
         pre = fields.get("preconditions", "")
-        divisor = re.search(r"value % (\d+) == 0", pre)
+        divisor = re.search(r"#spec\.divisible_by<(\d+)>", pre)
         entries.append((name, arg, fields["type"],
                         int(divisor.group(1)) if divisor else 1,
-                        "value < 2147483648" in pre))
+                        "#spec.range<min = 0, max = 2147483647>" in pre))
     return entries
 
 
@@ -694,7 +694,7 @@ def class_defects(tools, case):
                               "a record names host argument %s for type %s; "
                               "@host takes %s" % (where, ty, signature)))
     if case.divisor_value is not None:
-        for d in re.findall(r"divisor = (-?\d+)", out):
+        for d in re.findall(r"#spec\.divisible_by<(-?\d+)>", out):
             d = int(d)
             if d <= 1 or d & (d - 1) or case.divisor_value % d:
                 found.append(("bad divisor", "divisor %d recorded for value %d"

@@ -134,6 +134,36 @@ PRECONDITION = re.compile(
 INTERVAL = re.compile(r"^(?P<lo>-?\d+) <= value < (?P<hi>-?\d+)$")
 
 
+def manifest_facts(objects):
+    """The manifest's precondition objects (the first, the range of the
+    argument's type, left out) in the text forms admits() reads. Raises on a
+    kind this checker does not know."""
+    facts = []
+    for fact in objects[1:]:
+        if fact["kind"] == "divisible-by":
+            facts.append("value %% %d == 0" % fact["divisor"])
+        elif fact["kind"] == "range":
+            facts.append("%d <= value < %d" % (fact["min"], fact["max"] + 1))
+        else:
+            raise SystemExit("error: unknown precondition kind %r" % fact)
+    return tuple(facts)
+
+
+def record_facts(attrs):
+    """The `#spec.hoisted` preconditions text `attrs` in admits()'s forms."""
+    facts = []
+    for m in re.finditer(r"#spec\.divisible_by<(\d+)>|"
+                         r"#spec\.range<min = (-?\d+), max = (-?\d+)>|"
+                         r"#spec\.\w+<", attrs):
+        if m[1]:
+            facts.append("value %% %s == 0" % m[1])
+        elif m[2]:
+            facts.append("%s <= value < %d" % (m[2], int(m[3]) + 1))
+        else:
+            facts.append(m[0])
+    return facts
+
+
 def admits(preconditions, value):
     """Whether `value` (signed, as the type reads it) meets every recorded
     precondition. A form this checker does not know is an error: it must
@@ -451,10 +481,12 @@ def hoist_all(tools, jobs):
                 problems.append("%s: not hoisted to kernel argument 3 and host "
                                 "argument 3: %s" % (kernel.describe(), record))
                 continue
-            kernel.preconditions = tuple(hoisted[0]["preconditions"])
+            kernel.preconditions = manifest_facts(hoisted[0]["preconditions"])
             expected = strongest_divisor(signed(literal, width(ty)), bound,
                                          width(ty))
-            recorded = hoisted[0].get("divisor") or 1
+            recorded = next((fact["divisor"]
+                             for fact in hoisted[0]["preconditions"]
+                             if fact["kind"] == "divisible-by"), 1)
             if recorded != expected:
                 problems.append("%s: divisor %d recorded, %d expected (the "
                                 "largest power of two <= divisibility and "
@@ -468,7 +500,7 @@ def hoist_all(tools, jobs):
             if "spec.param" in text:
                 problems.append("%s: a spec.param is left" % kernel.describe())
             record_attr = re.search(r"preconditions = \[([^\]]*)\]", text)
-            if record_attr and re.findall(r'"([^"]*)"', record_attr.group(1)) != \
+            if record_attr and record_facts(record_attr.group(1)) != \
                     list(kernel.preconditions):
                 problems.append("%s: spec.hoisted preconditions %s differ from "
                                 "the manifest's %s" % (kernel.describe(),

@@ -51,7 +51,7 @@ extern "C" {
 /// compatible; a newer minor version only adds functions.
 #define FLYHOIST_CAPI_VERSION_MAJOR 1
 /// Minor version of this API.
-#define FLYHOIST_CAPI_VERSION_MINOR 1
+#define FLYHOIST_CAPI_VERSION_MINOR 2
 
 /// Returns the API version of the loaded library as (major << 16) | minor,
 /// for hosts that load it dynamically (ctypes) and check the major version.
@@ -105,6 +105,15 @@ MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintManifest(
 /// `gpuModule` is not a `gpu.module`.
 MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintFingerprint(
     MlirOperation gpuModule, MlirStringCallback callback, void *userData);
+
+/// Since 1.2: passes to `callback`, as one JSON object, every value the
+/// manifest's closed vocabularies can take, generated from the spec
+/// dialect's enums: `reasons` (a kept parameter's `reason` mnemonics),
+/// `preconditions` (the `kind`s of precondition objects), `argument_parts`
+/// (the `part`s of an `equals` precondition), and `version` (the manifest
+/// schema version). A reader checks that it knows each of them.
+MLIR_CAPI_EXPORTED void flyhoistPrintContractKinds(MlirStringCallback callback,
+                                                   void *userData);
 
 /// Since 1.1: passes the chips the lowering pipelines accept for `kind`
 /// ("amdgpu" for flyhoist-amdgpu-pipeline, "nvvm" for flyhoist-nvvm-pipeline)

@@ -53,48 +53,6 @@ LeafRange mlir::flyhoist::getLeafRange(Type aggregate,
 // Reasons and verdicts
 //===----------------------------------------------------------------------===//
 
-StringRef mlir::flyhoist::stringifyBlockReason(BlockReason reason) {
-  switch (reason) {
-  case BlockReason::LoopBound:
-    return "loop-bound";
-  case BlockReason::Comparison:
-    return "comparison";
-  case BlockReason::Clamp:
-    return "clamp";
-  case BlockReason::BranchCondition:
-    return "branch-condition";
-  case BlockReason::Division:
-    return "division";
-  case BlockReason::ShiftAmount:
-    return "shift-amount";
-  case BlockReason::Allocation:
-    return "allocation";
-  case BlockReason::StoredData:
-    return "stored-data";
-  case BlockReason::CallOperand:
-    return "call-operand";
-  case BlockReason::ReturnOperand:
-    return "return-operand";
-  case BlockReason::LaunchDimensions:
-    return "launch-dimensions";
-  case BlockReason::MaskOrPadding:
-    return "mask-or-padding";
-  case BlockReason::SizeReadBack:
-    return "size-read-back";
-  case BlockReason::UnknownOperation:
-    return "unknown-operation";
-  case BlockReason::UnknownOperand:
-    return "unknown-operand";
-  case BlockReason::MustBeImmediate:
-    return "must-be-immediate";
-  case BlockReason::VectorPosition:
-    return "vector-position";
-  case BlockReason::ImmediateOffset:
-    return "immediate-offset";
-  }
-  llvm_unreachable("unknown BlockReason");
-}
-
 UseVerdict UseVerdict::passThrough(ValueRange values, unsigned facet) {
   UseVerdict verdict;
   verdict.kind = Kind::PassThrough;

@@ -269,6 +269,12 @@ MlirLogicalResult flyhoistPrintFingerprint(MlirOperation op,
   return mlirLogicalResultSuccess();
 }
 
+void flyhoistPrintContractKinds(MlirStringCallback callback, void *userData) {
+  mlir::detail::CallbackOstream stream(callback, userData);
+  stream << renderContractKindsJSON();
+  stream.flush();
+}
+
 MlirLogicalResult flyhoistPrintKnownChips(MlirStringRef kind,
                                           MlirStringCallback callback,
                                           void *userData) {

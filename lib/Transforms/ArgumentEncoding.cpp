@@ -14,6 +14,7 @@
 
 #include "CreatedConstants.h"
 
+#include "flyhoist/Dialect/Spec/SpecDialect.h"
 #include "flyhoist/Transforms/HoistStrideSpecialization.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -42,14 +43,14 @@ Type ArgumentEncoding::argumentType(Type type) const {
   return narrow ? IntegerType::get(type.getContext(), 32) : type;
 }
 
-std::vector<std::string> ArgumentEncoding::preconditions() const {
-  std::vector<std::string> facts;
+SmallVector<Attribute>
+ArgumentEncoding::preconditions(MLIRContext *context) const {
+  SmallVector<Attribute> facts;
   if (divisor > 1)
-    facts.push_back("value % " + std::to_string(divisor) + " == 0");
-  if (narrow) {
-    facts.push_back("value >= 0");
-    facts.push_back("value < 2147483648");
-  }
+    facts.push_back(
+        spec::DivisibleByAttr::get(context, static_cast<int64_t>(divisor)));
+  if (narrow)
+    facts.push_back(spec::RangeAttr::get(context, 0, (int64_t(1) << 31) - 1));
   return facts;
 }
 

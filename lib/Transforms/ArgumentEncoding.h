@@ -15,9 +15,6 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
-#include <string>
-#include <vector>
-
 namespace mlir::flyhoist {
 
 /// How a hoisted value is passed: the value itself, narrowed to i32 when
@@ -32,9 +29,10 @@ struct ArgumentEncoding {
 
   /// The kernel argument's type for a parameter of `type`.
   Type argumentType(Type type) const;
-  /// What the launcher must guarantee about the value, as text for the
-  /// record and the manifest ("value % 16 == 0", ...); empty for none.
-  std::vector<std::string> preconditions() const;
+  /// What the launcher must guarantee about the value, as the record's
+  /// precondition attributes (#spec.divisible_by, #spec.range); empty for
+  /// none.
+  SmallVector<Attribute> preconditions(MLIRContext *context) const;
 };
 
 /// The encoding `options` allow for a parameter of `type` marked `value`;

@@ -136,21 +136,21 @@ static void planOwnParams(const DiscoveredKernel &kernel,
     }
     if (auto kept = keptBefore.find(param.name); kept != keptBefore.end()) {
       param.decision = ParamPlan::Decision::Keep;
-      param.reason = kept->second.param.getReason();
+      param.reason = kept->second.param.getReasonInfo();
       param.blockingLoc = Location(kept->second.location);
     } else if (!anyUse) {
       param.decision = ParamPlan::Decision::Unused;
     } else if (!summary.isAddressOnly()) {
       const BlockingUse &first = *summary.firstBlockingUse;
       param.decision = ParamPlan::Decision::Keep;
-      param.reason = blockReasonAttr(first);
+      param.reason = keepReasonOf(first);
       param.blockingLoc = first.user->getLoc();
     } else if (std::optional<ImmediateOffsetFold> fold =
                    hoistImmediateOffsets
                        ? std::nullopt
                        : findImmediateOffsetFold(values, param.value)) {
       param.decision = ParamPlan::Decision::Keep;
-      param.reason = blockReasonAttr(
+      param.reason = keepReasonOf(
           {fold->access, BlockReason::ImmediateOffset, fold->operandNumber});
       param.blockingLoc = fold->access->getLoc();
     } else {
@@ -163,20 +163,49 @@ static void planOwnParams(const DiscoveredKernel &kernel,
 // The `equals` contract, as recorded
 //===----------------------------------------------------------------------===//
 
-/// Names `value` for a precondition, from what the launcher knows: the
+/// The operand `contract` (a precondition "value == X") names, as text: X.
+static std::string operandText(Attribute contract) {
+  return StringRef(spec::describePrecondition(contract))
+      .drop_front(StringRef("value == ").size())
+      .str();
+}
+
+/// The `part` (number `index`) of `source`, as the launcher can check it
+/// when `source` is a kernel argument.
+static Attribute describePart(Attribute source, spec::ArgumentPart part,
+                              std::optional<int64_t> index) {
+  MLIRContext *context = source.getContext();
+  auto argument = dyn_cast<spec::EqualsAttr>(source);
+  if (argument && argument.getPart() == spec::ArgumentPart::Value)
+    return spec::EqualsAttr::get(context, argument.getArgument(), part, index);
+  std::string text = spec::stringifyArgumentPart(part).str();
+  if (index)
+    text += " " + std::to_string(*index);
+  return spec::EqualsUnverifiableAttr::get(
+      context, StringAttr::get(context, text + " of " + operandText(source)));
+}
+
+/// The contract "value == `value`", from what the launcher knows: the
 /// function's arguments, the layout of memref arguments, constants and other
-/// parameters. Never a location: the record lives in the gpu.module, whose
-/// fingerprint must not depend on where the frontend traced the kernel from.
-static std::string describeOperand(Value value, FunctionOpInterface function) {
+/// parameters (#spec.equals_unverifiable, described, for anything else).
+/// Never a location: the record lives in the gpu.module, whose fingerprint
+/// must not depend on where the frontend traced the kernel from.
+static Attribute describeOperand(Value value, FunctionOpInterface function) {
+  MLIRContext *context = function->getContext();
+  auto unverifiable = [&](const Twine &text) -> Attribute {
+    return spec::EqualsUnverifiableAttr::get(context,
+                                             StringAttr::get(context, text));
+  };
   if (auto argument = dyn_cast<BlockArgument>(value)) {
     if (!function.isExternal() &&
         argument.getOwner() == &function.getFunctionBody().front() &&
         argument.getArgNumber() < function.getNumArguments())
-      return "argument " + std::to_string(argument.getArgNumber());
-    return "block argument " + std::to_string(argument.getArgNumber()) +
-           " of a region of '" +
-           argument.getOwner()->getParentOp()->getName().getStringRef().str() +
-           "'";
+      return spec::EqualsAttr::get(context, argument.getArgNumber(),
+                                   spec::ArgumentPart::Value, std::nullopt);
+    return unverifiable(
+        "block argument " + Twine(argument.getArgNumber()) +
+        " of a region of '" +
+        argument.getOwner()->getParentOp()->getName().getStringRef() + "'");
   }
   // Sign-preserving widening casts keep the number, which is what the
   // contract is about: the subject the discovery checks also read.
@@ -185,38 +214,39 @@ static std::string describeOperand(Value value, FunctionOpInterface function) {
   Operation *def = value.getDefiningOp();
   unsigned result = cast<OpResult>(value).getResultNumber();
   if (auto param = dyn_cast<ParamOp>(def))
-    return "parameter '" + param.getName().str() + "'";
+    return spec::EqualsParameterAttr::get(context, param.getNameAttr());
   if (std::optional<APInt> known = knownIntegerValue(value))
-    return std::to_string(known->getSExtValue());
+    return spec::EqualsConstantAttr::get(context, known->getSExtValue());
   if (auto metadata = dyn_cast<memref::ExtractStridedMetadataOp>(def)) {
-    std::string of = " of " + describeOperand(metadata.getSource(), function);
+    Attribute source = describeOperand(metadata.getSource(), function);
     unsigned rank = metadata.getSizes().size();
     if (result == 1)
-      return "offset" + of;
+      return describePart(source, spec::ArgumentPart::Offset, std::nullopt);
     if (result >= 2 && result < 2 + rank)
-      return "size " + std::to_string(result - 2) + of;
+      return describePart(source, spec::ArgumentPart::Size, result - 2);
     if (result >= 2 + rank)
-      return "stride " + std::to_string(result - 2 - rank) + of;
+      return describePart(source, spec::ArgumentPart::Stride,
+                          result - 2 - rank);
   }
   if (auto dim = dyn_cast<memref::DimOp>(def))
     if (std::optional<int64_t> index = dim.getConstantIndex())
-      return "size " + std::to_string(*index) + " of " +
-             describeOperand(dim.getSource(), function);
-  return "result " + std::to_string(result) + " of '" +
-         def->getName().getStringRef().str() + "'";
+      return describePart(describeOperand(dim.getSource(), function),
+                          spec::ArgumentPart::Size, *index);
+  return unverifiable("result " + Twine(result) + " of '" +
+                      def->getName().getStringRef() + "'");
 }
 
 /// The contracts "value == <operand>" of the `equals` ops of `param`.
-static std::vector<std::string> equalsContracts(const ParamPlan &param,
-                                                FunctionOpInterface function) {
-  std::vector<std::string> contracts;
+static SmallVector<Attribute> equalsContracts(const ParamPlan &param,
+                                              FunctionOpInterface function) {
+  SmallVector<Attribute> contracts;
   if (param.numWithEquals == 0)
     return contracts;
   for (ParamOp op : param.ops) {
     Value equals = op.getEquals();
     if (!equals)
       continue;
-    std::string contract = "value == " + describeOperand(equals, function);
+    Attribute contract = describeOperand(equals, function);
     if (!llvm::is_contained(contracts, contract))
       contracts.push_back(contract);
   }
@@ -240,13 +270,13 @@ namespace {
 /// Why a function keeps a name it would need an argument for.
 struct ForcedKeep {
   ForcedKeep() = default;
-  ForcedKeep(std::string reason, Operation *blockingUser)
+  ForcedKeep(spec::KeepReasonInfo reason, Operation *blockingUser)
       : reason(std::move(reason)) {
     if (blockingUser)
       blockingLoc = blockingUser->getLoc();
   }
 
-  std::string reason;
+  spec::KeepReasonInfo reason;
   std::optional<Location> blockingLoc;
   /// The type the name had in the function when it was forced.
   Type type;
@@ -267,14 +297,11 @@ whyNoArgumentForParam(const DiscoveredKernel &kernel, const ParamPlan &param) {
   // (The demand for a name the function holds has the type of its first
   // op, so "another type" is "more than one type".)
   if (param.mixedTypes)
-    return ForcedKeep{
-        ("used with more than one type in this " + kernel.kindName()).str(),
-        nullptr};
+    return ForcedKeep{{spec::KeepReason::MixedTypes}, nullptr};
   if (Operation *scope = param.unreachableScope)
-    return ForcedKeep{"used inside '" + scope->getName().getStringRef().str() +
-                          "', whose region is isolated from above: no "
-                          "argument can reach it",
-                      scope};
+    return ForcedKeep{
+        {spec::KeepReason::IsolatedScope, scope->getName().getIdentifier()},
+        scope};
   return std::nullopt;
 }
 
@@ -285,23 +312,16 @@ whyNoArgumentAtAll(const DiscoveredKernel &kernel) {
   if (!kernel.unknownReference)
     return std::nullopt;
   if (kernel.unknownReference == FunctionOpInterface(kernel.function))
-    return ForcedKeep{("the " + kernel.kindName() +
-                       " is variadic: its calls pass variadic arguments where "
-                       "a new argument would go")
-                          .str(),
-                      nullptr};
-  return ForcedKeep{("the " + kernel.kindName() + " is referenced by '" +
-                     kernel.unknownReference->getName().getStringRef() +
-                     "', which the pass cannot give a new argument")
-                        .str(),
+    return ForcedKeep{{spec::KeepReason::Variadic}, nullptr};
+  return ForcedKeep{{spec::KeepReason::UnknownReference,
+                     kernel.unknownReference->getName().getIdentifier()},
                     kernel.unknownReference};
 }
 
 /// Makes `param` kept for `keep`'s reason.
-static void keepForced(ParamPlan &param, const ForcedKeep &keep,
-                       MLIRContext *context) {
+static void keepForced(ParamPlan &param, const ForcedKeep &keep) {
   param.decision = ParamPlan::Decision::Keep;
-  param.reason = StringAttr::get(context, keep.reason);
+  param.reason = keep.reason;
   param.blockingLoc = keep.blockingLoc;
 }
 
@@ -331,7 +351,7 @@ static void finishIsolated(KernelPlan &plan, const HoistOptions &options) {
       if (!keep)
         keep = noArgumentAtAll;
       if (keep)
-        keepForced(param, *keep, callable->getContext());
+        keepForced(param, *keep);
       else
         assignArgument(param, callable, nextArgument, options);
     }
@@ -481,21 +501,22 @@ private:
     auto calls = incoming.find({function, name});
     if (calls != incoming.end()) {
       for (const CallEdge &call : calls->second) {
-        const std::string &callee = plans[call.function].kernel->path;
+        auto callee = StringAttr::get(functionOp->getContext(),
+                                      plans[call.function].kernel->path);
         Type calleeType = demand.lookup({call.function, name});
-        if (calleeType != type) {
-          std::string text;
-          llvm::raw_string_ostream os(text);
-          os << "used as " << type << " here but passed as " << calleeType
-             << " to " << callee;
-          return ForcedKeep{text, call.site};
-        }
+        if (calleeType != type)
+          return ForcedKeep{{spec::KeepReason::PassedTypeMismatch,
+                             {},
+                             std::nullopt,
+                             callee,
+                             type,
+                             calleeType},
+                            call.site};
         Operation *scope = isolatedScope(call.site);
         if (scope != functionOp)
-          return ForcedKeep{"passed to " + callee + " from inside '" +
-                                scope->getName().getStringRef().str() +
-                                "', whose region is isolated from above: no "
-                                "argument can reach it",
+          return ForcedKeep{{spec::KeepReason::PassedFromIsolatedScope,
+                             scope->getName().getIdentifier(), std::nullopt,
+                             callee},
                             call.site};
       }
     }
@@ -555,7 +576,7 @@ private:
         if (param.decision == ParamPlan::Decision::Keep && !param.ops.empty()) {
           // Kept for its own uses: the analysis said why.
         } else if (llvm::is_contained(stillForced[function], name)) {
-          keepForced(param, forced.at(key), callable->getContext());
+          keepForced(param, forced.at(key));
         } else if (demand.count(key)) {
           assignArgument(param, callable, nextArgument, options);
           if (auto calls = incoming.find(key); calls != incoming.end())

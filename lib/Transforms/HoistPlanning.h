@@ -56,7 +56,7 @@ struct ParamPlan {
   /// (none when the reason is not one use). A location, not the operation:
   /// the rewrite erases operations (another parameter's `spec.param`, whose
   /// `equals` operand this one is) before it reports this one.
-  StringAttr reason;
+  spec::KeepReasonInfo reason;
   std::optional<Location> blockingLoc;
   /// For Hoist: the new argument, or std::nullopt when every op has an
   /// `equals` value, no callee needs the value, and the signature does not
@@ -69,9 +69,9 @@ struct ParamPlan {
   Type carrierType;
   /// For Hoist with an argument: how the value travels in it.
   ArgumentEncoding encoding;
-  /// For Hoist: the `equals` contracts, "value == argument 3" and so on (see
+  /// For Hoist: the `equals` contracts (#spec.equals and the like, see
   /// docs/MANIFEST.md), in IR order, without repeats.
-  std::vector<std::string> equalsContracts;
+  SmallVector<Attribute> equalsContracts;
   /// For Hoist with an argument: the first function this one passes the
   /// value on to (its symbol path), null when it passes it to none.
   StringAttr passedTo;

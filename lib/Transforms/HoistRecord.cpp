@@ -12,10 +12,11 @@ using spec::ParamOp;
 
 /// What the launcher must guarantee for a hoisted parameter: the encoding's
 /// facts, then the `equals` contracts.
-static std::vector<std::string> preconditionsOf(const ParamPlan &param) {
-  std::vector<std::string> facts;
+static SmallVector<Attribute> preconditionsOf(MLIRContext *context,
+                                              const ParamPlan &param) {
+  SmallVector<Attribute> facts;
   if (param.argumentIndex)
-    facts = param.encoding.preconditions();
+    facts = param.encoding.preconditions(context);
   facts.insert(facts.end(), param.equalsContracts.begin(),
                param.equalsContracts.end());
   return facts;
@@ -31,22 +32,16 @@ hoistedEntry(MLIRContext *context, const ParamPlan &param,
     return static_cast<int64_t>(*value);
   };
   ArrayAttr facts;
-  if (std::vector<std::string> preconditions = preconditionsOf(param);
+  if (SmallVector<Attribute> preconditions = preconditionsOf(context, param);
       !preconditions.empty())
-    facts = ArrayAttr::get(
-        context, llvm::map_to_vector(preconditions, [&](StringRef fact) {
-          return Attribute(StringAttr::get(context, fact));
-        }));
+    facts = ArrayAttr::get(context, preconditions);
   Type type = param.argumentIndex
                   ? param.encoding.argumentType(param.carrierType)
                   : param.type;
-  std::optional<int64_t> divisor;
-  if (param.encoding.divisor > 1)
-    divisor = static_cast<int64_t>(param.encoding.divisor);
   Type zeroExtendedTo = param.encoding.narrow ? param.carrierType : Type();
   return spec::HoistedParamAttr::get(
-      context, param.name, type, number(param.argumentIndex), divisor,
-      zeroExtendedTo, facts, number(hostArgument));
+      context, param.name, type, number(param.argumentIndex), zeroExtendedTo,
+      facts, number(hostArgument));
 }
 
 void mlir::flyhoist::addKeptEntry(FunctionOpInterface function,

@@ -10,55 +10,18 @@
 using namespace mlir;
 using namespace mlir::flyhoist;
 
-std::string mlir::flyhoist::describeBlockReason(const BlockingUse &use) {
-  Operation *user = use.user;
-  switch (use.reason) {
-  case BlockReason::LoopBound:
-    return "loop bound or step";
-  case BlockReason::Comparison:
-    return "comparison";
-  case BlockReason::Clamp:
-    return "select/min/max (a clamp)";
-  case BlockReason::BranchCondition:
-    return "branch condition";
-  case BlockReason::Division:
-    return "divisor or remainder (runtime division is slow)";
-  case BlockReason::ShiftAmount:
-    return "shift amount";
-  case BlockReason::Allocation:
-    return "allocation or shape size";
-  case BlockReason::StoredData:
-    return "the value stored as data";
-  case BlockReason::CallOperand:
-    return "call operand";
-  case BlockReason::ReturnOperand:
-    return "return operand";
-  case BlockReason::LaunchDimensions:
-    return "launch dimensions";
-  case BlockReason::MaskOrPadding:
-    return "mask, padding or cache-policy operand of a memory access";
-  case BlockReason::SizeReadBack:
-    return "a view size or buffer bound that an access reads back";
-  case BlockReason::UnknownOperation:
-    return ("used by '" + user->getName().getStringRef() +
-            "', which the analysis does not know as address arithmetic")
-        .str();
-  case BlockReason::UnknownOperand:
-    return ("used by '" + user->getName().getStringRef() + "' as operand " +
-            std::to_string(use.operandNumber) + ", which no rule classifies")
-        .str();
-  case BlockReason::MustBeImmediate:
-    return "must be a compile-time immediate";
-  case BlockReason::VectorPosition:
-    return "position into a vector (a runtime one indexes registers)";
-  case BlockReason::ImmediateOffset:
-    return "folds into an instruction's immediate offset";
-  }
-  llvm_unreachable("unknown BlockReason");
-}
-
-StringAttr mlir::flyhoist::blockReasonAttr(const BlockingUse &use) {
-  return StringAttr::get(use.user->getContext(), describeBlockReason(use));
+spec::KeepReasonInfo mlir::flyhoist::keepReasonOf(const BlockingUse &use) {
+  spec::KeepReasonInfo why;
+  why.reason = use.reason;
+  // Only the wording of unknown operations and operands names the operation,
+  // and only that of unclassified operands the position: other reasons leave
+  // them out so that one reason is one record entry.
+  if (use.reason == BlockReason::UnknownOperation ||
+      use.reason == BlockReason::UnknownOperand)
+    why.op = use.user->getName().getIdentifier();
+  if (use.reason == BlockReason::UnknownOperand)
+    why.operand = use.operandNumber;
+  return why;
 }
 
 /// One remark per parameter per kernel or device function: hoisted where,
@@ -85,10 +48,11 @@ void mlir::flyhoist::remarkOnDecision(const KernelPlan &kernel,
     return;
   }
   case ParamPlan::Decision::Keep: {
-    InFlightDiagnostic remark = anchor->emitRemark()
-                                << "'" << param.name.getValue()
-                                << "' kept specialized in " << where << ": "
-                                << param.reason.getValue();
+    InFlightDiagnostic remark =
+        anchor->emitRemark()
+        << "'" << param.name.getValue() << "' kept specialized in " << where
+        << ": "
+        << spec::describeKeepReason(param.reason, kernel.kernel->kindName());
     if (param.blockingLoc)
       remark.attachNote(*param.blockingLoc)
           << "needs '" << param.name.getValue() << "' as a constant here";
@@ -129,7 +93,9 @@ void mlir::flyhoist::reportToRemarkEngine(const KernelPlan &kernel,
     return;
   case ParamPlan::Decision::Keep:
     remark << remark::add("'{0}' kept", name)
-           << remark::reason("{0}", param.reason.getValue());
+           << remark::reason(
+                  "{0}", spec::describeKeepReason(param.reason,
+                                                  kernel.kernel->kindName()));
     return;
   case ParamPlan::Decision::Unused:
     remark << remark::add("'{0}' unused; removed", name);

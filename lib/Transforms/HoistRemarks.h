@@ -1,7 +1,7 @@
 //===- HoistRemarks.h - How hoisting decisions are worded -------*- C++ -*-===//
 //
 // The analysis returns neutral reason codes; this is where they become the
-// words of remarks, the manifest and the C API.
+// typed reasons of the hoist record (worded by spec::describeKeepReason).
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,14 +19,9 @@
 
 namespace mlir::flyhoist {
 
-/// Why a parameter is kept, worded to follow "kept specialized: ", e.g.
-/// "loop bound or step". `use.user` is the operation with the blocking use
-/// (its name and the operand's position are part of the text for operations
-/// and operands no rule classifies).
-std::string describeBlockReason(const BlockingUse &use);
-
-/// describeBlockReason() as a StringAttr, the form the hoist record keeps.
-StringAttr blockReasonAttr(const BlockingUse &use);
+/// The typed reason (with the details its wording names) of blocking use
+/// `use`: what the hoist record keeps.
+spec::KeepReasonInfo keepReasonOf(const BlockingUse &use);
 
 struct KernelPlan;
 struct ParamPlan;

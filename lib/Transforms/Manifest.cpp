@@ -11,6 +11,7 @@
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
@@ -115,18 +116,68 @@ static llvm::json::Value loweredParameterSlot(Operation *function,
   return slot;
 }
 
+/// The manifest object of precondition `fact`: its `kind`, its fields and
+/// its `text` for people.
+static llvm::json::Object renderPrecondition(Attribute fact) {
+  llvm::json::Object object{
+      {"kind",
+       spec::stringifyPreconditionKind(spec::getPreconditionKind(fact).value())
+           .str()},
+      {"text", spec::describePrecondition(fact)}};
+  llvm::TypeSwitch<Attribute>(fact)
+      .Case([&](spec::DivisibleByAttr divisible) {
+        object["divisor"] = divisible.getDivisor();
+      })
+      .Case([&](spec::RangeAttr range) {
+        object["min"] = range.getMin();
+        object["max"] = range.getMax();
+      })
+      .Case([&](spec::EqualsAttr equals) {
+        object["argument"] = equals.getArgument();
+        object["part"] = spec::stringifyArgumentPart(equals.getPart()).str();
+        object["index"] = equals.getIndex()
+                              ? llvm::json::Value(*equals.getIndex())
+                              : llvm::json::Value(nullptr);
+      })
+      .Case([&](spec::EqualsParameterAttr equals) {
+        object["name"] = equals.getName().str();
+      })
+      .Case([&](spec::EqualsConstantAttr equals) {
+        object["value"] = equals.getValue();
+      })
+      .Case([&](spec::EqualsUnverifiableAttr equals) {
+        object["description"] = equals.getDescription().str();
+      });
+  return object;
+}
+
+/// The `range` precondition every launched value has: it fits the type it is
+/// passed as (spec::getValueBounds, the bound `spec.param` verifies).
+static llvm::json::Object renderTypeRange(Type type) {
+  spec::ValueBounds bounds = spec::getValueBounds(type);
+  return llvm::json::Object{
+      {"kind", spec::stringifyPreconditionKind(spec::PreconditionKind::Range)},
+      {"min", bounds.min},
+      {"max", bounds.max},
+      {"text", (Twine(bounds.min) + " <= value <= " + Twine(bounds.max) +
+                " (fits " + typeToString(type) + ")")
+                   .str()}};
+}
+
 /// The manifest entry of one function with a hoist record.
 static llvm::json::Object renderFunction(Operation *function,
                                          spec::HoistRecordAttr record) {
+  StringRef functionKind = record.getDevice() ? "device function" : "kernel";
   auto optionalNumber = [](std::optional<int64_t> number) {
     return number ? llvm::json::Value(*number) : llvm::json::Value(nullptr);
   };
   llvm::json::Array hoisted;
   for (spec::HoistedParamAttr param : record.getHoistedParams()) {
     llvm::json::Array preconditions;
+    preconditions.push_back(renderTypeRange(param.getType()));
     if (ArrayAttr facts = param.getPreconditions())
-      for (auto fact : facts.getAsValueRange<StringAttr>())
-        preconditions.push_back(fact.str());
+      for (Attribute fact : facts)
+        preconditions.push_back(renderPrecondition(fact));
     llvm::json::Value kernelParameter = nullptr;
     if (std::optional<int64_t> argument = param.getArgument())
       kernelParameter = llvm::json::Object{
@@ -141,7 +192,6 @@ static llvm::json::Object renderFunction(Operation *function,
         {"type", typeToString(param.getType())},
         {"source", param.getArgument() ? "argument" : "equals"},
         {"argument", optionalNumber(param.getArgument())},
-        {"divisor", optionalNumber(param.getDivisor())},
         {"preconditions", std::move(preconditions)},
         {"host_argument", optionalNumber(param.getHostArgument())},
     });
@@ -151,7 +201,9 @@ static llvm::json::Object renderFunction(Operation *function,
     kept.push_back(llvm::json::Object{
         {"name", param.getName().str()},
         {"value", param.getValue()},
-        {"reason", param.getReason().str()},
+        {"reason", spec::stringifyKeepReason(param.getReason()).str()},
+        {"reason_text",
+         spec::describeKeepReason(param.getReasonInfo(), functionKind)},
         {"location", describeLocation(location)},
     });
   llvm::json::Array launchSites;
@@ -190,5 +242,31 @@ std::string mlir::flyhoist::renderManifestJSON(ModuleOp module) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
+  return text;
+}
+
+/// Every mnemonic of an enum with cases 0 .. `maxValue`.
+template <typename Enum>
+static llvm::json::Array allMnemonics(uint64_t maxValue,
+                                      StringRef (*stringify)(Enum)) {
+  llvm::json::Array words;
+  for (uint64_t value = 0; value <= maxValue; ++value)
+    words.push_back(stringify(static_cast<Enum>(value)).str());
+  return words;
+}
+
+std::string mlir::flyhoist::renderContractKindsJSON() {
+  llvm::json::Object kinds{
+      {"version", kManifestSchemaVersion},
+      {"reasons", allMnemonics(spec::getMaxEnumValForKeepReason(),
+                               spec::stringifyKeepReason)},
+      {"preconditions", allMnemonics(spec::getMaxEnumValForPreconditionKind(),
+                                     spec::stringifyPreconditionKind)},
+      {"argument_parts", allMnemonics(spec::getMaxEnumValForArgumentPart(),
+                                      spec::stringifyArgumentPart)},
+  };
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << llvm::formatv("{0:2}", llvm::json::Value(std::move(kinds))) << "\n";
   return text;
 }

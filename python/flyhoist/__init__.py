@@ -18,6 +18,7 @@ library is found through FLYHOIST_CAPI_LIB or the checkout's build*/lib
 """
 
 from .cache import DiskCache, KernelCache, Launch, PreconditionError
+from .contract import ManifestError
 from .infer import TraceMismatch, infer_spec_params, match_spec_params
 from .remote import RemoteCache
 from .ir import (CompileError, Context, HoistError, MLIRError, Module,
@@ -27,7 +28,7 @@ from .retire import ModuleRetirer, ResidentModules
 
 __all__ = [
     'CompileError', 'Context', 'DiskCache', 'HoistError', 'KernelCache',
-    'Launch', 'MLIRError', 'Module', 'ModuleRetirer', 'PreconditionError',
+    'Launch', 'MLIRError', 'ManifestError', 'Module', 'ModuleRetirer', 'PreconditionError',
     'RemoteCache', 'ResidentModules', 'Target', 'TraceMismatch',
     'infer_spec_params', 'known_chips', 'match_spec_params', 'spec_param',
 ]

@@ -95,6 +95,7 @@ _SIGNATURES = {
     'flyhoistPrintManifest': (_R, [MlirOperation, MlirStringCallback, _V]),
     'flyhoistPrintFingerprint': (_R, [MlirOperation, MlirStringCallback, _V]),
     'flyhoistPrintKnownChips': (_R, [_S, MlirStringCallback, _V]),
+    'flyhoistPrintContractKinds': (None, [MlirStringCallback, _V]),
     'flyhoistParsePassPipeline': (_R, [MlirOpPassManager, _S,
                                        MlirStringCallback, _V]),
     'flyhoistInferSpecParams': (_R, [

@@ -40,7 +40,8 @@ import threading
 from . import _objects
 from .infer import Inference
 from .ir import CompileError, Context, Target
-from .params import type_bounds
+from .contract import (ManifestError, check_manifest, compile_precondition,
+                       kept_reason_text, precondition_text)
 from .remote import RemoteCache, from_setting as _remote_from_setting
 from .retire import ModuleRetirer, ResidentModules
 
@@ -58,52 +59,15 @@ class PreconditionError(RuntimeError):
 # Preconditions
 # --------------------------------------------------------------------------
 
-_COMPARE = {
-    '<': lambda v, b: v < b, '<=': lambda v, b: v <= b,
-    '>': lambda v, b: v > b, '>=': lambda v, b: v >= b,
-    '==': lambda v, b: v == b, '!=': lambda v, b: v != b,
-}
-_INT = r'(-?\d+)'
-_PRECONDITIONS = [
-    # value % 16 == 0
-    (re.compile(r'^value\s*%\s*(\d+)\s*==\s*0$'),
-     lambda m: (lambda v, a, d=int(m[1]): d > 0 and v % d == 0)),
-    # 0 <= value < 2147483648
-    (re.compile(r'^' + _INT + r'\s*<=\s*value\s*<\s*' + _INT + '$'),
-     lambda m: (lambda v, a, lo=int(m[1]), hi=int(m[2]): lo <= v < hi)),
-    # value >= 0, value < 2147483648, ...
-    (re.compile(r'^value\s*(<=|>=|==|!=|<|>)\s*' + _INT + '$'),
-     lambda m: (lambda v, a, op=_COMPARE[m[1]], b=int(m[2]): op(v, b))),
-    # value == argument 1: the kernel reads its runtime argument 1 instead
-    (re.compile(r'^value\s*==\s*argument\s+(\d+)$'),
-     lambda m: (lambda v, a, i=int(m[1]):
-                None if a is None else (i < len(a) and _as_int(a[i]) == v))),
-]
-
-
-def _as_int(x):
-    try:
-        return int(x)
-    except (TypeError, ValueError):
-        return None
-
-
-def compile_precondition(text):
-    """A check for a recorded precondition: fn(value, runtime_args) -> True,
-    False, or None when it needs the runtime arguments and has none. A form
-    it does not know never holds: the caller then specializes."""
-    for pattern, make in _PRECONDITIONS:
-        match = pattern.match(text.strip())
-        if match:
-            return make(match)
-    return lambda v, a: False
-
-
 def _divisor(entry):
-    """The power of two the kernel assumes divides the value (the manifest's
-    `divisor`, 1 without one). Informational: the value is passed as is and
-    the divisibility is one of the preconditions checked before a launch."""
-    return int(entry.get('divisor') or 1)
+    """The power of two the kernel assumes divides the value (its
+    `divisible-by` precondition, 1 without one). Informational: the value is
+    passed as is and the divisibility is one of the preconditions checked
+    before a launch."""
+    for fact in entry.get('preconditions', ()):
+        if isinstance(fact, dict) and fact.get('kind') == 'divisible-by':
+            return int(fact['divisor'])
+    return 1
 
 
 # --------------------------------------------------------------------------
@@ -115,6 +79,11 @@ class _Guard:
 
     def __init__(self, name, text, check):
         self.name, self.text, self.check = name, text, check
+
+    def holds(self, values, args):
+        """Whether the guard holds for `values` (all parameters) and `args`:
+        True, False, or None when it needs `args` and has none."""
+        return self.check(values[self.name], args, values)
 
 
 class HoistedArgument:
@@ -149,6 +118,8 @@ class Variant:
         self.kept = {}         # name -> (symbol, kept entry)
         hoisted_anywhere = set()
         guards = []
+        if not specialized:
+            check_manifest(manifest)
         for kernel_entry in manifest.get('kernels', ()):
             symbol = kernel_entry['symbol']
             arguments = []
@@ -158,13 +129,11 @@ class Variant:
                 if argument.argument is not None and \
                         entry.get('source', 'argument') == 'argument':
                     arguments.append(argument)
-                for text in entry.get('preconditions', ()):
-                    guards.append(_Guard(entry['name'], text,
-                                         compile_precondition(text)))
-                low, high = _argument_bounds(argument.type)
-                guards.append(_Guard(
-                    entry['name'], f'value fits {argument.type}',
-                    lambda v, a, lo=low, hi=high: lo <= v <= hi))
+                # (The first is the range of the type it is passed as.)
+                for fact in entry.get('preconditions', ()):
+                    guards.append(_Guard(entry['name'],
+                                         precondition_text(fact),
+                                         compile_precondition(fact)))
             arguments.sort(key=lambda h: h.argument)
             self.kernels[symbol] = arguments
             for entry in kernel_entry.get('kept', ()):
@@ -176,7 +145,7 @@ class Variant:
             if name in self.params:
                 guards.append(_Guard(
                     name, f'value == {self.params[name]} (baked in)',
-                    lambda v, a, c=self.params[name]: v == c))
+                    lambda v, a, values=None, c=self.params[name]: v == c))
         self.guards = guards
         self.names = frozenset(self.params)
 
@@ -187,7 +156,7 @@ class Variant:
         if values.keys() != self.names:
             return _Guard(None, 'the same parameter names', None)
         for guard in self.guards:
-            if guard.check(values[guard.name], args) is False:
+            if guard.holds(values, args) is False:
                 return guard
         return None
 
@@ -202,22 +171,15 @@ class Variant:
             return self.why_specialized
         if name in self.kept:
             _, entry = self.kept[name]
-            return (f'kept specialized: {entry.get("reason", "?")} at '
+            return (f'kept specialized: {kept_reason_text(entry)} at '
                     f'{entry.get("location", "unknown")}')
         for guard in self.guards:
             if guard.name == name and name in values and \
-                    guard.check(values[name], args) is False:
+                    guard.holds(values, args) is False:
                 return f'precondition {guard.text} does not hold'
         if name not in self.params:
             return 'a new parameter'
         return 'not used by a kernel'
-
-
-def _argument_bounds(type_name):
-    try:
-        return type_bounds(type_name)
-    except ValueError:
-        return (-(1 << 63), (1 << 64) - 1)
 
 
 class Launch:
@@ -270,7 +232,7 @@ class Launch:
         checked = (runtime_args if not lowered else
                    (list(args) if args is not None else None))
         for guard in self.variant.guards:
-            holds = guard.check(self.values[guard.name], checked)
+            holds = guard.holds(self.values, checked)
             if holds is None and lowered:
                 raise PreconditionError(
                     f'{self.variant.symbol_for(guard.name)}: '
@@ -707,7 +669,7 @@ class KernelCache:
         symbol = None
         failing = {g.name for g in previous.guards
                    if g.name in params and
-                   g.check(params[g.name], args) is False}
+                   g.holds(params, args) is False}
         for name in sorted(set(params) | set(previous.params)):
             old, new = previous.params.get(name), params.get(name)
             if old == new:

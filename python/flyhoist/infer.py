@@ -21,6 +21,7 @@ import ctypes
 import json
 
 from . import _capi
+from .contract import kept_reason_text
 from .ir import HoistError, MLIRError
 
 
@@ -245,7 +246,7 @@ class Inference:
     def _kept(variant, name):
         if name in variant.kept:
             _, entry = variant.kept[name]
-            return (f'{name!r} kept specialized: {entry.get("reason", "?")} '
+            return (f'{name!r} kept specialized: {kept_reason_text(entry)} '
                     f'at {entry.get("location", "unknown")}')
         return f'{name!r} is used by no kernel'
 
@@ -254,7 +255,8 @@ class Inference:
         changes = []
         for name in state.names:
             old, new = template.params.get(name), values.get(name)
-            broken = any(g.name == name and g.check(new, args) is False
+            broken = any(g.name == name and
+                         g.holds(values, args) is False
                          for g in template.guards)
             if not broken and (old == new or name in template.hoisted):
                 continue

@@ -345,6 +345,17 @@ def known_chips(kind):
     return _known_chips[kind]
 
 
+def contract_kinds():
+    """What the pass can write in a manifest's closed vocabularies, as the
+    C API lists them from the spec dialect's enums
+    (flyhoistPrintContractKinds): a dict with `version`, `reasons`,
+    `preconditions` and `argument_parts`."""
+    lib = _capi.load()
+    out = _Collector()
+    lib.flyhoistPrintContractKinds(out.callback, None)
+    return json.loads(out.text())
+
+
 class Target:
     """Where code objects are made for: a chip and its fly-opt pipeline.
 

@@ -10,6 +10,7 @@ import sys
 
 import flyhoist
 from flyhoist import KernelCache, PreconditionError, Target
+from flyhoist import ManifestError
 from flyhoist.cache import Launch, Variant, compile_precondition
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
@@ -61,34 +62,43 @@ print(f'extra name: traced {cache.traced}')
 
 # CHECK-LABEL: preconditions
 print('preconditions')
-for text, value, args in [
-        ('value % 16 == 0', 32, None), ('value % 16 == 0', 24, None),
-        ('0 <= value < 2147483648', 2**31 - 1, None),
-        ('0 <= value < 2147483648', 2**31, None),
-        ('0 <= value < 2147483648', -1, None),
-        ('value >= 0', -1, None), ('value < 8', 7, None),
-        ('value == argument 1', 5, [9, 5]), ('value == argument 1', 5, [5, 9]),
-        ('value == argument 1', 5, None), ('value == argument 7', 5, [5]),
-        ('value is prime', 7, None)]:
-    print(f'{text!r} {value} {args}: {compile_precondition(text)(value, args)}')
-# CHECK-NEXT: 'value % 16 == 0' 32 None: True
-# CHECK-NEXT: 'value % 16 == 0' 24 None: False
-# CHECK-NEXT: '0 <= value < 2147483648' 2147483647 None: True
-# CHECK-NEXT: '0 <= value < 2147483648' 2147483648 None: False
-# CHECK-NEXT: '0 <= value < 2147483648' -1 None: False
-# CHECK-NEXT: 'value >= 0' -1 None: False
-# CHECK-NEXT: 'value < 8' 7 None: True
-# CHECK-NEXT: 'value == argument 1' 5 [9, 5]: True
-# CHECK-NEXT: 'value == argument 1' 5 [5, 9]: False
-# CHECK-NEXT: 'value == argument 1' 5 None: None
-# CHECK-NEXT: 'value == argument 7' 5 [5]: False
-# CHECK-NEXT: 'value is prime' 7 None: False
+D16 = {'kind': 'divisible-by', 'divisor': 16}
+NARROW = {'kind': 'range', 'min': 0, 'max': 2**31 - 1}
+ARG1 = {'kind': 'equals', 'argument': 1, 'part': 'value', 'index': None}
+ARG7 = dict(ARG1, argument=7)
+STRIDE = {'kind': 'equals', 'argument': 0, 'part': 'stride', 'index': 1}
+for fact, value, args in [
+        (D16, 32, None), (D16, 24, None), (NARROW, 2**31 - 1, None),
+        (NARROW, 2**31, None), (NARROW, -1, None), (ARG1, 5, [9, 5]),
+        (ARG1, 5, [5, 9]), (ARG1, 5, None), (ARG7, 5, [5]),
+        (STRIDE, 8, [{'strides': [64, 8]}]),
+        (STRIDE, 8, [{'strides': [64, 4]}]), (STRIDE, 8, ['no strides'])]:
+    print(f'{fact["kind"]} {value} {args}: '
+          f'{compile_precondition(fact)(value, args)}')
+try:
+    compile_precondition({'kind': 'value-is-prime'})
+except ManifestError as error:
+    print('unknown kind:', error)
+# CHECK-NEXT: divisible-by 32 None: True
+# CHECK-NEXT: divisible-by 24 None: False
+# CHECK-NEXT: range 2147483647 None: True
+# CHECK-NEXT: range 2147483648 None: False
+# CHECK-NEXT: range -1 None: False
+# CHECK-NEXT: equals 5 [9, 5]: True
+# CHECK-NEXT: equals 5 [5, 9]: False
+# CHECK-NEXT: equals 5 None: None
+# CHECK-NEXT: equals 5 [5]: False
+# CHECK-NEXT: equals 8 [{'strides': [64, 8]}]: True
+# CHECK-NEXT: equals 8 [{'strides': [64, 4]}]: False
+# CHECK-NEXT: equals 8 ['no strides']: False
+# CHECK-NEXT: unknown kind: unknown precondition kind 'value-is-prime'
 
 # An `equals` contract: the kernel reads its argument 1 instead of the
 # value, so a launch whose argument 1 differs must not happen.
-manifest = {'kernels': [{'symbol': '@m::@k', 'kept': [], 'hoisted': [
+manifest = {'version': 3, 'kernels': [{'symbol': '@m::@k', 'kept': [],
+                                       'hoisted': [
     {'name': 'stride', 'argument': None, 'source': 'equals',
-     'type': 'index', 'preconditions': ['value == argument 1']}]}]}
+     'type': 'index', 'preconditions': [dict(ARG1, text='value == argument 1')]}]}]}
 variant = Variant('k', {'stride': 64}, manifest, set())
 ok = Launch(None, variant, {'stride': 64})
 print('contract kept:', ok.arguments(['p', 64]))
@@ -99,9 +109,11 @@ except PreconditionError as error:
 print('failure without arguments:', variant.failure({'stride': 64}, None))
 print('failure with them:', variant.failure({'stride': 64}, ['p', 80]).text)
 print('a value out of its type:',
-      Variant('k', {'w': 1}, {'kernels': [{'symbol': '@k', 'kept': [],
-              'hoisted': [{'name': 'w', 'argument': 0, 'type': 'i32',
-                           'preconditions': []}]}]}, set())
+      Variant('k', {'w': 1}, {'version': 3, 'kernels': [{
+          'symbol': '@k', 'kept': [], 'hoisted': [{
+              'name': 'w', 'argument': 0, 'type': 'i32', 'preconditions': [{
+                  'kind': 'range', 'min': -2**31, 'max': 2**32 - 1,
+                  'text': 'value fits i32'}]}]}]}, set())
       .failure({'w': 2**32}, None).text)
 # CHECK-NEXT: contract kept: ['p', 64]
 # CHECK-NEXT: @m::@k: 'stride' = 64 breaks value == argument 1; pass args= to KernelCache.get to get a kernel compiled for it

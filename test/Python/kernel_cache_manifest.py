@@ -56,7 +56,7 @@ for width in (128, 96, 32, 100, 132, 4, 7, 1, 0, 64, 101):
     rebuilt = passed << int(shift[1]) if shift else passed
     wrong += rebuilt != width
     print(f'{width}: passes {passed}, divisor {divisor}, '
-          f'{entry["preconditions"]}')
+          f'{[fact["text"] for fact in entry["preconditions"][1:]]}')
 print(f'traced {facts.traced}, compiled {facts.compiled}, wrong {wrong}')
 print('\n'.join(messages))
 # CHECK-NEXT: 128: passes 128, divisor 16, ['value % 16 == 0']

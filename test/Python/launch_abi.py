@@ -131,9 +131,11 @@ except ValueError as error:
 
 # An `equals` contract names MLIR arguments: lowered mode checks it against
 # args=, and refuses to guess without them.
-manifest = {'kernels': [{'symbol': '@m::@k', 'kept': [], 'hoisted': [
+manifest = {'version': 3, 'kernels': [{'symbol': '@m::@k', 'kept': [], 'hoisted': [
     {'name': 'stride', 'argument': None, 'source': 'equals', 'type': 'index',
-     'kernel_parameter': None, 'preconditions': ['value == argument 1']},
+     'kernel_parameter': None, 'preconditions': [
+         {'kind': 'equals', 'argument': 1, 'part': 'value', 'index': None,
+          'text': 'value == argument 1'}]},
     {'name': 'w', 'argument': 2, 'source': 'argument', 'type': 'i32',
      'kernel_parameter': {'memref_descriptors': 6, 'bare_pointers': 2},
      'preconditions': []}]}]}

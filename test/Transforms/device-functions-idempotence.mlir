@@ -16,7 +16,7 @@
 // CHECK-SAME: %{{.*}}: memref<?xf32>, %[[W:.*]]: index) attributes {gpu.kernel, spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [], kept_locations = [], launch_sites = [#loc{{[0-9]*}}]>}
 // CHECK: call @d(%{{.*}}, %[[W]])
 // CHECK-LABEL: func.func @d(
-// CHECK-SAME: %{{.*}}: memref<?xf32>, %{{.*}}: index) attributes {spec.record = #spec.record<device = true, hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [#spec.kept<name = "n", value = 3, reason = "loop bound or step">], kept_locations = [#loc{{[0-9]*}}], launch_sites = [#loc{{[0-9]*}}]>} {
+// CHECK-SAME: %{{.*}}: memref<?xf32>, %{{.*}}: index) attributes {spec.record = #spec.record<device = true, hoisted = [#spec.hoisted<name = "w", type = index, argument = 1>], kept = [#spec.kept<name = "n", value = 3, reason = "loop-bound">], kept_locations = [#loc{{[0-9]*}}], launch_sites = [#loc{{[0-9]*}}]>} {
 // CHECK: spec.param "n" = 3 : index
 // CHECK-LABEL: func.func @host
 // CHECK: arith.constant 96 : index

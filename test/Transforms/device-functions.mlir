@@ -128,9 +128,9 @@ module attributes {gpu.container_module} {
 // CHECK: gpu.all_reduce
 // CHECK: arith.constant 4 : index
 // CHECK: call @dev(
-// CHECK: func.func @taken(%{{.*}}: memref<?xf32>) attributes {spec.record = #spec.record<device = true, hoisted = [], kept = [#spec.kept<name = "w", value = 4, reason = "the device function is referenced by 'func.constant', which the pass cannot give a new argument">], kept_locations = [#loc{{[0-9]*}}], launch_sites = []>} {
+// CHECK: func.func @taken(%{{.*}}: memref<?xf32>) attributes {spec.record = #spec.record<device = true, hoisted = [], kept = [#spec.kept<name = "w", value = 4, reason = "unknown-reference", op = "func.constant">], kept_locations = [#loc{{[0-9]*}}], launch_sites = []>} {
 // CHECK: arith.constant 4 : index
-// CHECK: func.func @loops(%{{.*}}: memref<?xf32>) attributes {spec.record = #spec.record<device = true, hoisted = [], kept = [#spec.kept<name = "n", value = 7, reason = "loop bound or step">], kept_locations = [#loc{{[0-9]*}}], launch_sites = []>} {
+// CHECK: func.func @loops(%{{.*}}: memref<?xf32>) attributes {spec.record = #spec.record<device = true, hoisted = [], kept = [#spec.kept<name = "n", value = 7, reason = "loop-bound">], kept_locations = [#loc{{[0-9]*}}], launch_sites = []>} {
 // CHECK: arith.constant 7 : index
 module attributes {gpu.container_module} {
   gpu.module @refuse {

@@ -15,7 +15,7 @@
 // 128 : i8 is -128: a multiple of 128, with the top bit set. It is not
 // shifted or extended; the kernel assumes the low 7 bits are zero.
 // CHECK-LABEL: func.func @top_bit_i8
-// CHECK-SAME: %[[V:arg[0-9]+]]: i8) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "top_bit", type = i8, argument = 1, divisor = 128, preconditions = ["value % 128 == 0"], host_argument = 1>]
+// CHECK-SAME: %[[V:arg[0-9]+]]: i8) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "top_bit", type = i8, argument = 1, preconditions = [#spec.divisible_by<128>], host_argument = 1>]
 // CHECK-DAG: %[[MASK:.*]] = arith.constant 127 : i8
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : i8
 // CHECK: %[[LOW:.*]] = arith.andi %[[V]], %[[MASK]] : i8
@@ -44,7 +44,7 @@ func.func @launch_top_bit_i8(%m: memref<?xf32>) {
 // 0 : i8 is a multiple of every divisor; the bound 512 reaches past the
 // type, so the fact stops at 2^7 (the old encoding shifted by 9 bits).
 // CHECK-LABEL: func.func @zero_i8
-// CHECK-SAME: #spec.hoisted<name = "zero", type = i8, argument = 1, divisor = 128, preconditions = ["value % 128 == 0"], host_argument = 1>
+// CHECK-SAME: #spec.hoisted<name = "zero", type = i8, argument = 1, preconditions = [#spec.divisible_by<128>], host_argument = 1>
 // CHECK: arith.constant 127 : i8
 // CHECK: llvm.intr.assume
 // CHECK-NOT: arith.shli
@@ -89,7 +89,7 @@ func.func @launch_flags_i1(%m: memref<?xf32>) {
 // value % 64 == 0): nothing about the sign is assumed or recorded, and the
 // value is not zero-extended. i32 is never narrowed.
 // CHECK-LABEL: func.func @positive_i32
-// CHECK-SAME: %[[V:arg[0-9]+]]: i32) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "stride32", type = i32, argument = 1, divisor = 64, preconditions = ["value % 64 == 0"], host_argument = 1>]
+// CHECK-SAME: %[[V:arg[0-9]+]]: i32) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "stride32", type = i32, argument = 1, preconditions = [#spec.divisible_by<64>], host_argument = 1>]
 // CHECK: arith.constant 63 : i32
 // CHECK: llvm.intr.assume
 // CHECK-NOT: arith.extui
@@ -115,9 +115,9 @@ func.func @launch_positive_i32(%m: memref<?xf32>) {
 // index value keeps only its divisibility.
 // CHECK-LABEL: func.func @ranges
 // CHECK-SAME: %[[BIG:arg[0-9]+]]: i64, %[[NEG:arg[0-9]+]]: index, %[[SMALL:arg[0-9]+]]: i32)
-// CHECK-SAME: #spec.hoisted<name = "a_big", type = i64, argument = 1, divisor = 512, preconditions = ["value % 512 == 0"], host_argument = 1>
-// CHECK-SAME: #spec.hoisted<name = "b_negative", type = index, argument = 2, divisor = 512, preconditions = ["value % 512 == 0"], host_argument = 2>
-// CHECK-SAME: #spec.hoisted<name = "c_small", type = i32, argument = 3, divisor = 64, zero_extended_to = i64, preconditions = ["value % 64 == 0", "value >= 0", "value < 2147483648"], host_argument = 3>
+// CHECK-SAME: #spec.hoisted<name = "a_big", type = i64, argument = 1, preconditions = [#spec.divisible_by<512>], host_argument = 1>
+// CHECK-SAME: #spec.hoisted<name = "b_negative", type = index, argument = 2, preconditions = [#spec.divisible_by<512>], host_argument = 2>
+// CHECK-SAME: #spec.hoisted<name = "c_small", type = i32, argument = 3, zero_extended_to = i64, preconditions = [#spec.divisible_by<64>, #spec.range<min = 0, max = 2147483647>], host_argument = 3>
 // CHECK: arith.extui %[[SMALL]] : i32 to i64
 // CHECK-LABEL: func.func @launch_ranges
 // CHECK-SAME: %[[HBIG:[^:]*]]: i64, %[[HNEG:[^:]*]]: index, %[[HSMALL:[^:]*]]: i64)
@@ -146,8 +146,8 @@ func.func @launch_ranges(%m: memref<?xf32>) {
 // launch site's narrowing are LLVM dialect ops, not arith.
 // CHECK-LABEL: llvm.func @llvm_kernel
 // CHECK-SAME: %[[A:arg[0-9]+]]: i8, %[[B:arg[0-9]+]]: i32)
-// CHECK-SAME: #spec.hoisted<name = "llvm_top_bit", type = i8, argument = 1, divisor = 128, preconditions = ["value % 128 == 0"], host_argument = 1>
-// CHECK-SAME: #spec.hoisted<name = "llvm_wide", type = i32, argument = 2, divisor = 16, zero_extended_to = i64, preconditions = ["value % 16 == 0", "value >= 0", "value < 2147483648"], host_argument = 2>
+// CHECK-SAME: #spec.hoisted<name = "llvm_top_bit", type = i8, argument = 1, preconditions = [#spec.divisible_by<128>], host_argument = 1>
+// CHECK-SAME: #spec.hoisted<name = "llvm_wide", type = i32, argument = 2, zero_extended_to = i64, preconditions = [#spec.divisible_by<16>, #spec.range<min = 0, max = 2147483647>], host_argument = 2>
 // CHECK-NOT: arith.
 // CHECK-DAG: %[[LA:.*]] = llvm.and %[[A]], %{{.*}} : i8
 // CHECK-DAG: %[[CA:.*]] = llvm.icmp "eq" %[[LA]], %{{.*}} : i8
@@ -185,15 +185,39 @@ llvm.func @llvm_launch(%p: !llvm.ptr) {
 // The last split's kernel in the manifest.
 // MANIFEST: "name": "llvm_top_bit",
 // MANIFEST-NEXT: "preconditions": [
-// MANIFEST-NEXT: "value % 128 == 0"
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "kind": "range",
+// MANIFEST-NEXT: "max": 255,
+// MANIFEST-NEXT: "min": -128,
+// MANIFEST-NEXT: "text": "-128 <= value <= 255 (fits i8)"
+// MANIFEST-NEXT: },
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "divisor": 128,
+// MANIFEST-NEXT: "kind": "divisible-by",
+// MANIFEST-NEXT: "text": "value % 128 == 0"
+// MANIFEST-NEXT: }
 // MANIFEST-NEXT: ],
 // MANIFEST-NEXT: "source": "argument",
 // MANIFEST-NEXT: "type": "i8"
 // MANIFEST: "name": "llvm_wide",
 // MANIFEST-NEXT: "preconditions": [
-// MANIFEST-NEXT: "value % 16 == 0",
-// MANIFEST-NEXT: "value >= 0",
-// MANIFEST-NEXT: "value < 2147483648"
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "kind": "range",
+// MANIFEST-NEXT: "max": 4294967295,
+// MANIFEST-NEXT: "min": -2147483648,
+// MANIFEST-NEXT: "text": "-2147483648 <= value <= 4294967295 (fits i32)"
+// MANIFEST-NEXT: },
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "divisor": 16,
+// MANIFEST-NEXT: "kind": "divisible-by",
+// MANIFEST-NEXT: "text": "value % 16 == 0"
+// MANIFEST-NEXT: },
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "kind": "range",
+// MANIFEST-NEXT: "max": 2147483647,
+// MANIFEST-NEXT: "min": 0,
+// MANIFEST-NEXT: "text": "0 <= value <= 2147483647"
+// MANIFEST-NEXT: }
 // MANIFEST-NEXT: ],
 // MANIFEST-NEXT: "source": "argument",
 // MANIFEST-NEXT: "type": "i32"

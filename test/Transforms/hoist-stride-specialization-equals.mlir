@@ -12,14 +12,14 @@
 
 // CHECK-LABEL: gpu.func @described
 // CHECK-SAME: spec.record = #spec.record<hoisted = [
-// CHECK-SAME: #spec.hoisted<name = "a", type = index, preconditions = ["value == argument 1"]>
-// CHECK-SAME: #spec.hoisted<name = "b", type = index, preconditions = ["value == stride 0 of argument 0", "value == size 1 of argument 0"]>
-// CHECK-SAME: #spec.hoisted<name = "c", type = index, preconditions = ["value == offset of argument 0"]>
-// CHECK-SAME: #spec.hoisted<name = "d", type = index, preconditions = ["value == size 0 of argument 0"]>
-// CHECK-SAME: #spec.hoisted<name = "e", type = i64, preconditions = ["value == argument 2"]>
-// CHECK-SAME: #spec.hoisted<name = "f", type = index, preconditions = ["value == 12"]>
-// CHECK-SAME: #spec.hoisted<name = "g", type = index, preconditions = ["value == result 0 of 'arith.muli'"]>
-// CHECK-SAME: #spec.hoisted<name = "h", type = i64, preconditions = ["value == result 0 of 'arith.extui'"]>
+// CHECK-SAME: #spec.hoisted<name = "a", type = index, preconditions = [#spec.equals<argument = 1, part = value>]>
+// CHECK-SAME: #spec.hoisted<name = "b", type = index, preconditions = [#spec.equals<argument = 0, part = stride, index = 0>, #spec.equals<argument = 0, part = size, index = 1>]>
+// CHECK-SAME: #spec.hoisted<name = "c", type = index, preconditions = [#spec.equals<argument = 0, part = offset>]>
+// CHECK-SAME: #spec.hoisted<name = "d", type = index, preconditions = [#spec.equals<argument = 0, part = size, index = 0>]>
+// CHECK-SAME: #spec.hoisted<name = "e", type = i64, preconditions = [#spec.equals<argument = 2, part = value>]>
+// CHECK-SAME: #spec.hoisted<name = "f", type = index, preconditions = [#spec.equals_constant<value = 12>]>
+// CHECK-SAME: #spec.hoisted<name = "g", type = index, preconditions = [#spec.equals_unverifiable<"result 0 of 'arith.muli'">]>
+// CHECK-SAME: #spec.hoisted<name = "h", type = i64, preconditions = [#spec.equals_unverifiable<"result 0 of 'arith.extui'">]>
 // CHECK-NOT: spec.param
 module attributes {gpu.container_module} {
   gpu.module @m {
@@ -67,14 +67,13 @@ module attributes {gpu.container_module} {
 
 // CHECK-LABEL: func.func @both
 // CHECK-SAME: (%{{.*}}: memref<?xf32>, %[[S:.*]]: index, %[[W:.*]]: index)
-// CHECK-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 2, preconditions = ["value == argument 1"]>]
+// CHECK-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 2, preconditions = [#spec.equals<argument = 1, part = value>]>]
 // CHECK: memref.load %{{.*}}[%[[W]]]
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[S]]]
 // With -split-input-file the manifest is the last chunk's.
 // JSON: "hoisted": [
 // JSON-NEXT: {
 // JSON-NEXT: "argument": 2,
-// JSON-NEXT: "divisor": null,
 // JSON-NEXT: "host_argument": null,
 // JSON-NEXT: "kernel_parameter": {
 // JSON-NEXT: "bare_pointers": null,
@@ -82,7 +81,19 @@ module attributes {gpu.container_module} {
 // JSON-NEXT: },
 // JSON-NEXT: "name": "w",
 // JSON-NEXT: "preconditions": [
-// JSON-NEXT: "value == argument 1"
+// JSON-NEXT: {
+// JSON-NEXT: "kind": "range",
+// JSON-NEXT: "max": 18446744073709551615,
+// JSON-NEXT: "min": -9223372036854775808,
+// JSON-NEXT: "text": "-9223372036854775808 <= value <= 18446744073709551615 (fits index)"
+// JSON-NEXT: },
+// JSON-NEXT: {
+// JSON-NEXT: "argument": 1,
+// JSON-NEXT: "index": null,
+// JSON-NEXT: "kind": "equals",
+// JSON-NEXT: "part": "value",
+// JSON-NEXT: "text": "value == argument 1"
+// JSON-NEXT: }
 // JSON-NEXT: ],
 // JSON-NEXT: "source": "argument",
 // JSON: "symbol": "@both"

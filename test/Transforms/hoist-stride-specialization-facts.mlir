@@ -25,7 +25,7 @@
 // take the extended argument itself (no rebuilt value).
 // CHECK-LABEL: gpu.func @k
 // CHECK-SAME: %[[I:arg[0-9]+]]: index, %[[Q:arg[0-9]+]]: i32) kernel
-// CHECK-SAME: #spec.hoisted<name = "w", type = i32, argument = 2, divisor = 32, zero_extended_to = index, preconditions = ["value % 32 == 0", "value >= 0", "value < 2147483648"]>
+// CHECK-SAME: #spec.hoisted<name = "w", type = i32, argument = 2, zero_extended_to = index, preconditions = [#spec.divisible_by<32>, #spec.range<min = 0, max = 2147483647>]>
 // CHECK: %[[W:.*]] = arith.index_castui %[[Q]] : i32 to index
 // CHECK-DAG: %[[MASK:.*]] = arith.constant 31 : index
 // CHECK-DAG: %[[ZERO:.*]] = arith.constant 0 : index
@@ -42,9 +42,23 @@
 // CHECK: gpu.launch_func @g::@k {{.*}} args(%{{.*}} : memref<?xf32>, %{{.*}} : index, %[[N]] : i32)
 
 // MANIFEST: "preconditions": [
-// MANIFEST-NEXT: "value % 2 == 0",
-// MANIFEST-NEXT: "value >= 0",
-// MANIFEST-NEXT: "value < 2147483648"
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "kind": "range",
+// MANIFEST-NEXT: "max": 4294967295,
+// MANIFEST-NEXT: "min": -2147483648,
+// MANIFEST-NEXT: "text": "-2147483648 <= value <= 4294967295 (fits i32)"
+// MANIFEST-NEXT: },
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "divisor": 2,
+// MANIFEST-NEXT: "kind": "divisible-by",
+// MANIFEST-NEXT: "text": "value % 2 == 0"
+// MANIFEST-NEXT: },
+// MANIFEST-NEXT: {
+// MANIFEST-NEXT: "kind": "range",
+// MANIFEST-NEXT: "max": 2147483647,
+// MANIFEST-NEXT: "min": 0,
+// MANIFEST-NEXT: "text": "0 <= value <= 2147483647"
+// MANIFEST-NEXT: }
 // MANIFEST-NEXT: ],
 
 // OFF-LABEL: gpu.func @k
@@ -73,7 +87,7 @@ module attributes {gpu.container_module} {
 // A negative value keeps its divisibility (the kernel uses it unchanged) but
 // not the range: the record says nothing about the sign.
 // CHECK-LABEL: func.func @negative
-// CHECK-SAME: %{{.*}}: index) attributes {spec.kernel, spec.record = #spec.record<hoisted = [#spec.hoisted<name = "back_stride", type = index, argument = 1, divisor = 32, preconditions = ["value % 32 == 0"]>]
+// CHECK-SAME: %{{.*}}: index) attributes {spec.kernel, spec.record = #spec.record<hoisted = [#spec.hoisted<name = "back_stride", type = index, argument = 1, preconditions = [#spec.divisible_by<32>]>]
 // CHECK: arith.constant 31 : index
 // CHECK: llvm.intr.assume
 // CHECK-NOT: index_castui
@@ -93,8 +107,7 @@ func.func @negative(%m: memref<?xf32>) attributes {spec.kernel} {
 // llvm.func kernel states the facts with LLVM dialect ops.
 // CHECK-LABEL: llvm.func @lk
 // CHECK-SAME: %{{.*}}: i32) attributes
-// CHECK-SAME: divisor = 2,
-// CHECK-SAME: preconditions = ["value % 2 == 0", "value >= 0", "value < 2147483648"]
+// CHECK-SAME: preconditions = [#spec.divisible_by<2>, #spec.range<min = 0, max = 2147483647>]
 // CHECK: %[[Z:.*]] = llvm.zext %{{.*}} : i32 to i64
 // CHECK: %[[LOW:.*]] = llvm.and %[[Z]], %{{.*}} : i64
 // CHECK: %[[DIVIDES:.*]] = llvm.icmp "eq" %[[LOW]], %{{.*}} : i64

@@ -13,15 +13,17 @@
 // blocking uses' lines in this file (read from stdin).
 // CHECK: "kept": [
 // CHECK-NEXT: {
-// CHECK-NEXT: "location": "<stdin>:76:13",
+// CHECK-NEXT: "location": "<stdin>:81:13",
 // CHECK-NEXT: "name": "m",
 // CHECK-NEXT: "reason": "comparison",
+// CHECK-NEXT: "reason_text": "comparison",
 // CHECK-NEXT: "value": 6
 // CHECK-NEXT: },
 // CHECK-NEXT: {
-// CHECK-NEXT: "location": "<stdin>:71:7",
+// CHECK-NEXT: "location": "<stdin>:76:7",
 // CHECK-NEXT: "name": "n",
-// CHECK-NEXT: "reason": "loop bound or step",
+// CHECK-NEXT: "reason": "loop-bound",
+// CHECK-NEXT: "reason_text": "loop bound or step",
 // CHECK-NEXT: "value": 4
 // CHECK-NEXT: }
 // CHECK-NEXT: ],
@@ -29,15 +31,17 @@
 // CHECK-NEXT: "symbol": "@kernels::@first"
 // CHECK: "kept": [
 // CHECK-NEXT: {
-// CHECK-NEXT: "location": "<stdin>:91:13",
+// CHECK-NEXT: "location": "<stdin>:96:13",
 // CHECK-NEXT: "name": "m",
 // CHECK-NEXT: "reason": "comparison",
+// CHECK-NEXT: "reason_text": "comparison",
 // CHECK-NEXT: "value": 6
 // CHECK-NEXT: },
 // CHECK-NEXT: {
-// CHECK-NEXT: "location": "<stdin>:87:7",
+// CHECK-NEXT: "location": "<stdin>:92:7",
 // CHECK-NEXT: "name": "n",
-// CHECK-NEXT: "reason": "loop bound or step",
+// CHECK-NEXT: "reason": "loop-bound",
+// CHECK-NEXT: "reason_text": "loop bound or step",
 // CHECK-NEXT: "value": 4
 // CHECK-NEXT: }
 // CHECK-NEXT: ],
@@ -45,9 +49,10 @@
 // CHECK-NEXT: "symbol": "@kernels::@second"
 // CHECK: "kept": [
 // CHECK-NEXT: {
-// CHECK-NEXT: "location": "<stdin>:98:13",
+// CHECK-NEXT: "location": "<stdin>:103:13",
 // CHECK-NEXT: "name": "n",
 // CHECK-NEXT: "reason": "comparison",
+// CHECK-NEXT: "reason_text": "comparison",
 // CHECK-NEXT: "value": 4
 // CHECK-NEXT: }
 // CHECK-NEXT: ],
@@ -55,11 +60,11 @@
 // CHECK-NEXT: "symbol": "@kernels::@third"
 
 // IR-LABEL: gpu.func @first
-// IR-SAME: kept = [#spec.kept<name = "m", value = 6, reason = "comparison">, #spec.kept<name = "n", value = 4, reason = "loop bound or step">], kept_locations = [#loc{{[0-9]*}}, #loc{{[0-9]*}}]
+// IR-SAME: kept = [#spec.kept<name = "m", value = 6, reason = comparison>, #spec.kept<name = "n", value = 4, reason = "loop-bound">], kept_locations = [#loc{{[0-9]*}}, #loc{{[0-9]*}}]
 // IR-LABEL: gpu.func @second
-// IR-SAME: kept = [#spec.kept<name = "m", value = 6, reason = "comparison">, #spec.kept<name = "n", value = 4, reason = "loop bound or step">], kept_locations = [#loc{{[0-9]*}}, #loc{{[0-9]*}}]
+// IR-SAME: kept = [#spec.kept<name = "m", value = 6, reason = comparison>, #spec.kept<name = "n", value = 4, reason = "loop-bound">], kept_locations = [#loc{{[0-9]*}}, #loc{{[0-9]*}}]
 // IR-LABEL: gpu.func @third
-// IR-SAME: kept = [#spec.kept<name = "n", value = 4, reason = "comparison">], kept_locations = [#loc{{[0-9]*}}]
+// IR-SAME: kept = [#spec.kept<name = "n", value = 4, reason = comparison>], kept_locations = [#loc{{[0-9]*}}]
 
 module attributes {gpu.container_module} {
   gpu.module @kernels {

@@ -56,7 +56,7 @@
 // IR-LABEL: llvm.func @lk(
 // IR-SAME: %{{.*}}: i64) attributes {spec.record
 // IR-LABEL: func.func @eq(
-// IR-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "e", type = i32, preconditions = ["value == argument 2"]>, #spec.hoisted<name = "s", type = index, preconditions = ["value == stride 0 of argument 0"]>]
+// IR-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "e", type = i32, preconditions = [#spec.equals<argument = 2, part = value>]>, #spec.hoisted<name = "s", type = index, preconditions = [#spec.equals<argument = 0, part = stride, index = 0>]>]
 
 module attributes {gpu.container_module} {
   gpu.module @m {

@@ -16,6 +16,8 @@
 #ifndef FLYHOIST_ANALYSIS_STRIDEUSEOPINTERFACE_H
 #define FLYHOIST_ANALYSIS_STRIDEUSEOPINTERFACE_H
 
+#include "flyhoist/Dialect/Spec/SpecDialect.h"
+
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
@@ -76,58 +78,16 @@ LeafRange getLeafRange(Type aggregate, ArrayRef<int64_t> position);
 // Verdicts on uses
 //===----------------------------------------------------------------------===//
 
-/// Why a use needs a parameter as a constant. Neutral codes: the transform
-/// words them (see HoistRemarks.h).
-enum class BlockReason {
-  /// Loop bound or step.
-  LoopBound,
-  /// Integer or pointer comparison.
-  Comparison,
-  /// select/min/max: a clamp.
-  Clamp,
-  /// Branch or switch condition.
-  BranchCondition,
-  /// Divisor, dividend or remainder of a runtime division.
-  Division,
-  /// Shift amount.
-  ShiftAmount,
-  /// Allocation or shape size, dimension index.
-  Allocation,
-  /// The value (or a pointer computed from it) stored to memory as data.
-  StoredData,
-  /// Call operand.
-  CallOperand,
-  /// Return operand.
-  ReturnOperand,
-  /// Launch grid, block, cluster or shared-memory size.
-  LaunchDimensions,
-  /// Mask, padding, element count or cache-policy operand of an access.
-  MaskOrPadding,
-  /// A view size or buffer bound that an access reads back (a transfer
-  /// mask, a buffer resource's num_records, a copy extent).
-  SizeReadBack,
-  /// Used by an operation the analysis does not know.
-  UnknownOperation,
-  /// Reached an operation through an operand no rule of that operation
-  /// classifies (the rules fail closed), or one it cannot follow (e.g. a
-  /// region the operation does not forward values into).
-  UnknownOperand,
-  /// An operand the target needs as an instruction immediate (an LLVM
-  /// intrinsic's `immarg`, a static position of a nested vector): a runtime
-  /// value there does not lower.
-  MustBeImmediate,
-  /// A runtime position into a vector: it indexes registers, not memory.
-  VectorPosition,
-  /// Only ever a constant addend of addresses that the backend folds into
-  /// an access's immediate offset field (ImmediateOffsets.h): hoisted, it
-  /// costs a runtime add per access. Not a use verdict: planning gives it,
-  /// unless asked to hoist such parameters anyway.
-  ImmediateOffset,
-};
+/// Why a use needs a parameter as a constant: the use-level cases of the
+/// spec dialect's KeepReason (SpecOps.td, which also has the reasons a
+/// function cannot take an argument); spec::describeKeepReason words them.
+using BlockReason = spec::KeepReason;
 
 /// A stable identifier of `reason` ("loop-bound", "size-read-back", ...), for
 /// tests and tools; not meant as user-facing text.
-llvm::StringRef stringifyBlockReason(BlockReason reason);
+inline llvm::StringRef stringifyBlockReason(BlockReason reason) {
+  return spec::stringifyKeepReason(reason);
+}
 
 /// How one use (of one facet) of a parameter-derived value counts.
 struct UseVerdict {

@@ -21,7 +21,7 @@ class GPUModuleOp;
 namespace mlir::flyhoist {
 
 /// The manifest schema version; bumped on any incompatible change.
-inline constexpr int kManifestSchemaVersion = 2;
+inline constexpr int kManifestSchemaVersion = 3;
 
 /// SHA-256 (lowercase hex, prefixed "sha256:") of a canonical form of `module`:
 /// its generic-form text without locations. Equal for modules that differ
@@ -34,6 +34,11 @@ std::string fingerprintGPUModule(gpu::GPUModuleOp module);
 /// same module gives the same bytes whichever route hoisted it (the pass,
 /// the C++ API, the C API, a pipeline). Keys are sorted.
 std::string renderManifestJSON(ModuleOp module);
+
+/// Every value of the manifest's closed vocabularies, as JSON: {"version",
+/// "reasons", "preconditions", "argument_parts"}, generated from the spec
+/// dialect's enums (flyhoistPrintContractKinds).
+std::string renderContractKindsJSON();
 
 } // namespace mlir::flyhoist
 

@@ -17,6 +17,8 @@ using namespace mlir::flyhoist::spec;
 
 #include "flyhoist/Dialect/Spec/SpecOpsDialect.cpp.inc"
 
+#include "flyhoist/Dialect/Spec/SpecOpsEnums.cpp.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "flyhoist/Dialect/Spec/SpecOpsAttributes.cpp.inc"
 
@@ -78,21 +80,232 @@ LogicalResult SpecDialect::verifyOperationAttribute(Operation *op,
 
 LogicalResult HoistedParamAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, StringAttr name, Type type,
-    std::optional<int64_t> argument, std::optional<int64_t> divisor,
-    Type zeroExtendedTo, ArrayAttr preconditions,
-    std::optional<int64_t> hostArgument) {
+    std::optional<int64_t> argument, Type zeroExtendedTo,
+    ArrayAttr preconditions, std::optional<int64_t> hostArgument) {
   if (!name || name.getValue().empty())
     return emitError() << "a hoisted parameter needs a name";
-  if (divisor && (*divisor < 2 || !llvm::isPowerOf2_64(*divisor)))
-    return emitError() << "divisor " << *divisor << " of '" << name.getValue()
-                       << "' is not a power of two above 1";
-  if (preconditions && !llvm::all_of(preconditions, llvm::IsaPred<StringAttr>))
+  if (preconditions && !llvm::all_of(preconditions, [](Attribute fact) {
+        return getPreconditionKind(fact).has_value();
+      }))
     return emitError() << "preconditions of '" << name.getValue()
-                       << "' must be strings";
+                       << "' must be #spec.divisible_by, #spec.range, "
+                          "#spec.equals, #spec.equals_parameter, "
+                          "#spec.equals_constant or #spec.equals_unverifiable";
+  if (preconditions && llvm::count_if(preconditions, [](Attribute fact) {
+                         return isa<DivisibleByAttr>(fact);
+                       }) > 1)
+    return emitError() << "'" << name.getValue() << "' has more than one "
+                       << "#spec.divisible_by precondition";
   if ((argument && *argument < 0) || (hostArgument && *hostArgument < 0))
     return emitError() << "argument numbers of '" << name.getValue()
                        << "' must be non-negative";
   return success();
+}
+
+std::optional<int64_t> HoistedParamAttr::getDivisor() const {
+  if (ArrayAttr facts = getPreconditions())
+    for (Attribute fact : facts)
+      if (auto divisible = dyn_cast<DivisibleByAttr>(fact))
+        return divisible.getDivisor();
+  return std::nullopt;
+}
+
+LogicalResult
+DivisibleByAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                        int64_t divisor) {
+  if (divisor < 2 || !llvm::isPowerOf2_64(divisor))
+    return emitError() << "divisor " << divisor
+                       << " is not a power of two above 1";
+  return success();
+}
+
+LogicalResult RangeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                int64_t min, int64_t max) {
+  if (min > max)
+    return emitError() << "empty range: min " << min << " > max " << max;
+  return success();
+}
+
+LogicalResult EqualsAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 int64_t argument, ArgumentPart part,
+                                 std::optional<int64_t> index) {
+  if (argument < 0 || (index && *index < 0))
+    return emitError() << "argument and index numbers must be non-negative";
+  bool indexed = part == ArgumentPart::Size || part == ArgumentPart::Stride;
+  if (indexed != index.has_value())
+    return emitError() << "'" << stringifyArgumentPart(part) << "' "
+                       << (indexed ? "needs" : "takes no") << " index";
+  return success();
+}
+
+/// The details the wording of each reason names.
+static bool needsOp(KeepReason reason) {
+  switch (reason) {
+  case KeepReason::UnknownOperation:
+  case KeepReason::UnknownOperand:
+  case KeepReason::IsolatedScope:
+  case KeepReason::UnknownReference:
+  case KeepReason::PassedFromIsolatedScope:
+    return true;
+  default:
+    return false;
+  }
+}
+
+LogicalResult
+KeptParamAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      StringAttr name, int64_t value, KeepReason reason,
+                      StringAttr op, std::optional<int64_t> operand,
+                      StringAttr callee, Type type, Type passedType) {
+  if (!name || name.getValue().empty())
+    return emitError() << "a kept parameter needs a name";
+  StringRef word = stringifyKeepReason(reason);
+  if (needsOp(reason) && !op)
+    return emitError() << "reason '" << word << "' needs 'op'";
+  if (reason == KeepReason::UnknownOperand && !operand)
+    return emitError() << "reason '" << word << "' needs 'operand'";
+  if ((reason == KeepReason::PassedTypeMismatch ||
+       reason == KeepReason::PassedFromIsolatedScope) &&
+      !callee)
+    return emitError() << "reason '" << word << "' needs 'callee'";
+  if (reason == KeepReason::PassedTypeMismatch && (!type || !passedType))
+    return emitError() << "reason '" << word
+                       << "' needs 'type' and 'passed_type'";
+  return success();
+}
+
+std::string mlir::flyhoist::spec::describeKeepReason(const KeepReasonInfo &why,
+                                                     StringRef functionKind) {
+  StringRef op = why.op ? why.op.getValue() : StringRef("?");
+  StringRef callee = why.callee ? why.callee.getValue() : StringRef("?");
+  switch (why.reason) {
+  case KeepReason::LoopBound:
+    return "loop bound or step";
+  case KeepReason::Comparison:
+    return "comparison";
+  case KeepReason::Clamp:
+    return "select/min/max (a clamp)";
+  case KeepReason::BranchCondition:
+    return "branch condition";
+  case KeepReason::Division:
+    return "divisor or remainder (runtime division is slow)";
+  case KeepReason::ShiftAmount:
+    return "shift amount";
+  case KeepReason::Allocation:
+    return "allocation or shape size";
+  case KeepReason::StoredData:
+    return "the value stored as data";
+  case KeepReason::CallOperand:
+    return "call operand";
+  case KeepReason::ReturnOperand:
+    return "return operand";
+  case KeepReason::LaunchDimensions:
+    return "launch dimensions";
+  case KeepReason::MaskOrPadding:
+    return "mask, padding or cache-policy operand of a memory access";
+  case KeepReason::SizeReadBack:
+    return "a view size or buffer bound that an access reads back";
+  case KeepReason::UnknownOperation:
+    return ("used by '" + op +
+            "', which the analysis does not know as address arithmetic")
+        .str();
+  case KeepReason::UnknownOperand:
+    return ("used by '" + op + "' as operand " +
+            Twine(why.operand.value_or(0)) + ", which no rule classifies")
+        .str();
+  case KeepReason::MustBeImmediate:
+    return "must be a compile-time immediate";
+  case KeepReason::VectorPosition:
+    return "position into a vector (a runtime one indexes registers)";
+  case KeepReason::ImmediateOffset:
+    return "folds into an instruction's immediate offset";
+  case KeepReason::MixedTypes:
+    return ("used with more than one type in this " + functionKind).str();
+  case KeepReason::IsolatedScope:
+    return ("used inside '" + op +
+            "', whose region is isolated from above: no argument can reach it")
+        .str();
+  case KeepReason::Variadic:
+    return ("the " + functionKind +
+            " is variadic: its calls pass variadic arguments where a new "
+            "argument would go")
+        .str();
+  case KeepReason::UnknownReference:
+    return ("the " + functionKind + " is referenced by '" + op +
+            "', which the pass cannot give a new argument")
+        .str();
+  case KeepReason::PassedTypeMismatch: {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << "used as " << why.type << " here but passed as " << why.passedType
+       << " to " << callee;
+    return text;
+  }
+  case KeepReason::PassedFromIsolatedScope:
+    return ("passed to " + callee + " from inside '" + op +
+            "', whose region is isolated from above: no argument can reach it")
+        .str();
+  }
+  llvm_unreachable("unknown KeepReason");
+}
+
+ValueBounds mlir::flyhoist::spec::getValueBounds(Type type) {
+  unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+  if (width == 0)
+    return {0, 0};
+  return {llvm::minIntN(width), llvm::maxUIntN(width)};
+}
+
+std::optional<PreconditionKind>
+mlir::flyhoist::spec::getPreconditionKind(Attribute precondition) {
+  return llvm::TypeSwitch<Attribute, std::optional<PreconditionKind>>(
+             precondition)
+      .Case([](DivisibleByAttr) { return PreconditionKind::DivisibleBy; })
+      .Case([](RangeAttr) { return PreconditionKind::Range; })
+      .Case([](EqualsAttr) { return PreconditionKind::Equals; })
+      .Case(
+          [](EqualsParameterAttr) { return PreconditionKind::EqualsParameter; })
+      .Case([](EqualsConstantAttr) { return PreconditionKind::EqualsConstant; })
+      .Case([](EqualsUnverifiableAttr) {
+        return PreconditionKind::EqualsUnverifiable;
+      })
+      .Default([](Attribute) { return std::nullopt; });
+}
+
+std::string mlir::flyhoist::spec::describePrecondition(Attribute precondition) {
+  return llvm::TypeSwitch<Attribute, std::string>(precondition)
+      .Case([](DivisibleByAttr fact) {
+        return "value % " + std::to_string(fact.getDivisor()) + " == 0";
+      })
+      .Case([](RangeAttr fact) {
+        return std::to_string(fact.getMin()) +
+               " <= value <= " + std::to_string(fact.getMax());
+      })
+      .Case([](EqualsAttr fact) {
+        std::string of = "argument " + std::to_string(fact.getArgument());
+        switch (fact.getPart()) {
+        case ArgumentPart::Value:
+          return "value == " + of;
+        case ArgumentPart::Offset:
+          return "value == offset of " + of;
+        case ArgumentPart::Size:
+        case ArgumentPart::Stride:
+          return ("value == " + stringifyArgumentPart(fact.getPart()) + " " +
+                  Twine(fact.getIndex().value_or(0)) + " of " + of)
+              .str();
+        }
+        llvm_unreachable("unknown ArgumentPart");
+      })
+      .Case([](EqualsParameterAttr fact) {
+        return ("value == parameter '" + fact.getName().getValue() + "'").str();
+      })
+      .Case([](EqualsConstantAttr fact) {
+        return "value == " + std::to_string(fact.getValue());
+      })
+      .Case([](EqualsUnverifiableAttr fact) {
+        return ("value == " + fact.getDescription().getValue()).str();
+      })
+      .Default([](Attribute) { return std::string("?"); });
 }
 
 LogicalResult
@@ -221,11 +434,9 @@ void ParamOp::print(OpAsmPrinter &printer) {
 /// Whether `value` is representable in `type`, read either as a signed or an
 /// unsigned integer of that width (frontends bake in both kinds).
 static bool fitsType(int64_t value, Type type) {
-  if (type.isIndex())
-    return true;
-  unsigned width = type.getIntOrFloatBitWidth();
-  return llvm::isIntN(width, value) ||
-         llvm::isUIntN(width, static_cast<uint64_t>(value));
+  ValueBounds bounds = getValueBounds(type);
+  return value >= bounds.min &&
+         (value < 0 || static_cast<uint64_t>(value) <= bounds.max);
 }
 
 LogicalResult ParamOp::verify() {

@@ -40,9 +40,10 @@ func.func @record_argument_out_of_range(%a: index) attributes {spec.record = #sp
 
 // -----
 
-// expected-error @+2 {{divisor 3 of 'w' is not a power of two above 1}}
+// expected-error @+3 {{divisor 3 is not a power of two above 1}}
+// expected-error @+2 {{failed to parse Spec_HoistedParamAttr parameter 'preconditions'}}
 // expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'hoisted'}}
-func.func @record_divisor_not_power_of_two(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 0, divisor = 3>], kept = [], kept_locations = [], launch_sites = []>} {
+func.func @record_divisor_not_power_of_two(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 0, preconditions = [#spec.divisible_by<3>]>], kept = [], kept_locations = [], launch_sites = []>} {
   return
 }
 
@@ -64,7 +65,7 @@ func.func @record_unnamed(%a: index) attributes {spec.record = #spec.record<hois
 
 // -----
 
-// expected-error @+2 {{preconditions of 'w' must be strings}}
+// expected-error @+2 {{preconditions of 'w' must be #spec.divisible_by, #spec.range, #spec.equals, #spec.equals_parameter, #spec.equals_constant or #spec.equals_unverifiable}}
 // expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'hoisted'}}
 func.func @record_precondition_not_text(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 0, preconditions = [1]>], kept = [], kept_locations = [], launch_sites = []>} {
   return
@@ -87,21 +88,21 @@ func.func @record_kept_not_entries() attributes {spec.record = #spec.record<hois
 // -----
 
 // expected-error @+1 {{'kept_locations' must list locations}}
-func.func @record_kept_locations_not_locations() attributes {spec.record = #spec.record<hoisted = [], kept = [#spec.kept<name = "w", value = 4, reason = "loop bound or step">], kept_locations = ["here"], launch_sites = []>} {
+func.func @record_kept_locations_not_locations() attributes {spec.record = #spec.record<hoisted = [], kept = [#spec.kept<name = "w", value = 4, reason = "loop-bound">], kept_locations = ["here"], launch_sites = []>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{'kept_locations' has 0 entries for 1 kept parameters}}
-func.func @record_kept_without_location() attributes {spec.record = #spec.record<hoisted = [], kept = [#spec.kept<name = "w", value = 4, reason = "loop bound or step">], kept_locations = [], launch_sites = []>} {
+func.func @record_kept_without_location() attributes {spec.record = #spec.record<hoisted = [], kept = [#spec.kept<name = "w", value = 4, reason = "loop-bound">], kept_locations = [], launch_sites = []>} {
   return
 }
 
 // -----
 
 // expected-error @+1 {{'kept_locations' has 2 entries for 1 kept parameters}}
-func.func @record_location_without_kept() attributes {spec.record = #spec.record<hoisted = [], kept = [#spec.kept<name = "w", value = 4, reason = "loop bound or step">], kept_locations = [loc(unknown), loc(unknown)], launch_sites = []>} {
+func.func @record_location_without_kept() attributes {spec.record = #spec.record<hoisted = [], kept = [#spec.kept<name = "w", value = 4, reason = "loop-bound">], kept_locations = [loc(unknown), loc(unknown)], launch_sites = []>} {
   return
 }
 
@@ -150,4 +151,47 @@ func.func @i63_past_unsigned_max() -> i63 {
   // expected-error @+1 {{'spec.param' op value -4611686018427387905 of parameter 'w' does not fit 'i63'}}
   %w = spec.param "w" = -4611686018427387905 : i63
   return %w : i63
+}
+
+// -----
+
+// expected-error @+2 {{'w' has more than one #spec.divisible_by precondition}}
+// expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'hoisted'}}
+func.func @record_two_divisors(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 0, preconditions = [#spec.divisible_by<4>, #spec.divisible_by<8>]>], kept = [], kept_locations = [], launch_sites = []>} {
+  return
+}
+
+// -----
+
+// expected-error @+3 {{empty range: min 5 > max 4}}
+// expected-error @+2 {{failed to parse Spec_HoistedParamAttr parameter 'preconditions'}}
+// expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'hoisted'}}
+func.func @record_empty_range(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, argument = 0, preconditions = [#spec.range<min = 5, max = 4>]>], kept = [], kept_locations = [], launch_sites = []>} {
+  return
+}
+
+// -----
+
+// expected-error @+3 {{'stride' needs index}}
+// expected-error @+2 {{failed to parse Spec_HoistedParamAttr parameter 'preconditions'}}
+// expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'hoisted'}}
+func.func @record_stride_without_index(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, preconditions = [#spec.equals<argument = 0, part = stride>]>], kept = [], kept_locations = [], launch_sites = []>} {
+  return
+}
+
+// -----
+
+// expected-error @+3 {{unknown why a parameter is kept as a constant 'loop bound or step'}}
+// expected-error @+2 {{failed to parse Spec_KeptParamAttr parameter 'reason'}}
+// expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'kept'}}
+func.func @record_reason_as_text() attributes {spec.record = #spec.record<hoisted = [], kept = [#spec.kept<name = "w", value = 4, reason = "loop bound or step">], kept_locations = [loc(unknown)], launch_sites = []>} {
+  return
+}
+
+// -----
+
+// expected-error @+2 {{reason 'unknown-operand' needs 'operand'}}
+// expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'kept'}}
+func.func @record_reason_without_detail() attributes {spec.record = #spec.record<hoisted = [], kept = [#spec.kept<name = "w", value = 4, reason = "unknown-operand", op = "x.y">], kept_locations = [loc(unknown)], launch_sites = []>} {
+  return
 }

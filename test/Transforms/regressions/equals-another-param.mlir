@@ -20,7 +20,7 @@
 
 // CHECK-LABEL: func.func @address_only
 // CHECK-SAME: (%{{.*}}: memref<?xf32>, %[[B:.*]]: i64)
-// CHECK-SAME: #spec.hoisted<name = "a", type = i64, preconditions = ["value == parameter 'b'"]>
+// CHECK-SAME: #spec.hoisted<name = "a", type = i64, preconditions = [#spec.equals_parameter<name = "b">]>
 // CHECK-SAME: #spec.hoisted<name = "b", type = i64, argument = 1>
 // CHECK: %[[I:.*]] = arith.index_cast %[[B]] : i64 to index
 // CHECK: memref.load %{{.*}}[%[[I]]]

@@ -75,7 +75,7 @@ module attributes {dlti.dl_spec = #dlti.dl_spec<index = 32 : i64>} {
 
 // CHECK-LABEL: llvm.func @gk(
 // CHECK-SAME: %{{.*}}: !llvm.ptr, %{{.*}}: i64, %[[W:.*]]: i64)
-// CHECK-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = i64, argument = 2, preconditions = ["value == argument 1"]>]
+// CHECK-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = i64, argument = 2, preconditions = [#spec.equals<argument = 1, part = value>]>]
 // CHECK-LABEL: func.func @launch(
 // CHECK: %[[C:.*]] = arith.constant 40 : i64
 // CHECK: gpu.launch_func @m::@gk {{.*}} args(%{{.*}} : !llvm.ptr, %{{.*}} : i64, %[[C]] : i64)

@@ -98,7 +98,7 @@ module attributes {gpu.container_module} {
 
 // CHECK-LABEL: gpu.func @equals_inside
 // CHECK-SAME: (%{{.*}}: memref<?xf32>, %{{.*}}: f32) kernel
-// CHECK-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, preconditions = ["value == size 0 of result 0 of 'memref.alloca'"]>]
+// CHECK-SAME: spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w", type = index, preconditions = [#spec.equals_unverifiable<"size 0 of result 0 of 'memref.alloca'">]>]
 // CHECK: gpu.all_reduce
 // CHECK: %[[D:.*]] = memref.dim
 // CHECK: memref.load %{{.*}}[%[[D]]]

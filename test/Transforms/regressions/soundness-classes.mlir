@@ -197,7 +197,7 @@ func.func @launch_known_different(%m: memref<?xf32>) {
 // Class 6, the record: "value == argument 1" holds through the
 // sign-preserving cast, which the launch-site check reads too.
 // CHECK-LABEL: gpu.func @k
-// CHECK-SAME: preconditions = ["value == argument 1"]
+// CHECK-SAME: preconditions = [#spec.equals<argument = 1, part = value>]
 module attributes {gpu.container_module} {
 gpu.module @g {
   gpu.func @k(%m: memref<?xf32>, %s: i32) kernel {

@@ -23,7 +23,7 @@
 // RUN: fly-opt %t.twice | FileCheck %s
 
 // CHECK-LABEL: func.func @typed
-// CHECK-SAME: kept = [#spec.kept<name = "w", value = 4, reason = "used as i32 here but passed as index to @m::@dev"
+// CHECK-SAME: kept = [#spec.kept<name = "w", value = 4, reason = "passed-type-mismatch", callee = "@m::@dev", type = i32, passed_type = index
 // CHECK: spec.param "w" = 4 : i32
 // CHECK-LABEL: func.func @dev
 // CHECK-SAME: #spec.hoisted<name = "w", type = index, argument = 1>

@@ -13,7 +13,7 @@
 // RUN: FileCheck %s --input-file=%t.twice
 
 // CHECK-LABEL: func.func @address_only
-// CHECK-SAME: kept = [#spec.kept<name = "b", value = 3, reason = "the kernel is referenced by 'func.constant', which the pass cannot give a new argument"
+// CHECK-SAME: kept = [#spec.kept<name = "b", value = 3, reason = "unknown-reference", op = "func.constant"
 // CHECK: spec.param "b" = 3 : i64
 // CHECK-NOT: spec.param
 // CHECK: return

@@ -16,7 +16,7 @@
 // CHECK-LABEL: gpu.func @strided
 // CHECK-SAME: hoisted = [#spec.hoisted<name = "a_stride", type = index, argument = 2>, #spec.hoisted<name = "b_stride", type = index, argument = 3>], kept = []
 // CHECK-LABEL: func.func @host_two
-// CHECK-SAME: kept = [#spec.kept<name = "a_stride", value = 8, reason = "the kernel is referenced by 'func.constant'{{[^>]*}}>, #spec.kept<name = "b_stride", value = 4, reason = "the kernel is referenced by 'func.constant'{{[^>]*}}>, #spec.kept<name = "blocks", value = 2, reason = "launch dimensions">]
+// CHECK-SAME: kept = [#spec.kept<name = "a_stride", value = 8, reason = "unknown-reference", op = "func.constant">, #spec.kept<name = "b_stride", value = 4, reason = "unknown-reference", op = "func.constant">, #spec.kept<name = "blocks", value = 2, reason = "launch-dimensions">]
 // CHECK: %[[BLOCKS:.*]] = spec.param "blocks" = 2 : index
 // CHECK-DAG: %[[A:.*]] = arith.constant 8 : index
 // CHECK-DAG: %[[B:.*]] = arith.constant 4 : index

@@ -11,6 +11,39 @@
 
 #include "flyhoist/Dialect/Spec/SpecOpsDialect.h.inc"
 
+#include "flyhoist/Dialect/Spec/SpecOpsEnums.h.inc"
+
+namespace mlir::flyhoist::spec {
+/// Why a parameter is kept, with the details its wording names: the
+/// operation (`op`) for unknown operations and operands, isolated regions and
+/// references; the operand number for unknown operands; the callee and the
+/// two types for a value passed on with another type.
+struct KeepReasonInfo {
+  KeepReason reason = KeepReason::UnknownOperation;
+  StringAttr op;
+  std::optional<int64_t> operand;
+  StringAttr callee;
+  Type type;
+  Type passedType;
+};
+
+/// The words of `why`, as remarks, the manifest and the C API give it:
+/// "loop bound or step", "the kernel is variadic: ..."; `functionKind` is
+/// "kernel" or "device function" (the kind of function that keeps it). The
+/// one place a reason is worded.
+std::string describeKeepReason(const KeepReasonInfo &why,
+                               StringRef functionKind);
+
+/// The values a `spec.param` (or a launched argument) of integer or index
+/// `type` may hold: the type read as signed or as unsigned (frontends bake
+/// in both kinds); index as 64 bits.
+struct ValueBounds {
+  int64_t min;
+  uint64_t max;
+};
+ValueBounds getValueBounds(Type type);
+} // namespace mlir::flyhoist::spec
+
 #define GET_ATTRDEF_CLASSES
 #include "flyhoist/Dialect/Spec/SpecOpsAttributes.h.inc"
 
@@ -31,6 +64,14 @@ HoistRecordAttr getHoistRecord(Operation *op);
 /// IR order.
 SmallVector<std::pair<Operation *, HoistRecordAttr>>
 collectHoistRecords(Operation *root);
+
+/// The manifest kind of precondition attribute `precondition` (one of the
+/// #spec.divisible_by, ... attributes), or nullopt for another attribute.
+std::optional<PreconditionKind> getPreconditionKind(Attribute precondition);
+
+/// `precondition` in words for people ("value % 16 == 0", "value ==
+/// stride 0 of argument 1").
+std::string describePrecondition(Attribute precondition);
 
 /// Enforces the contract "one parameter name has one value in a module",
 /// one `spec.param` at a time.

@@ -10,6 +10,7 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def Spec_Dialect : Dialect {
@@ -32,9 +33,153 @@ def Spec_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
 }
 
+
+//===----------------------------------------------------------------------===//
+// Why a parameter is kept, and what a launcher must guarantee
+//===----------------------------------------------------------------------===//
+
+// The mnemonics are the stable names tools read (the manifest's `reason`,
+// flyhoist.cache); spec::describeKeepReason words each case for people.
+def Spec_KeepReason : I32EnumAttr<"KeepReason",
+    "why a parameter is kept as a constant", [
+  // A use needs the constant (the analysis' verdicts).
+  I32EnumAttrCase<"LoopBound", 0, "loop-bound">,
+  I32EnumAttrCase<"Comparison", 1, "comparison">,
+  I32EnumAttrCase<"Clamp", 2, "clamp">,
+  I32EnumAttrCase<"BranchCondition", 3, "branch-condition">,
+  I32EnumAttrCase<"Division", 4, "division">,
+  I32EnumAttrCase<"ShiftAmount", 5, "shift-amount">,
+  I32EnumAttrCase<"Allocation", 6, "allocation">,
+  I32EnumAttrCase<"StoredData", 7, "stored-data">,
+  I32EnumAttrCase<"CallOperand", 8, "call-operand">,
+  I32EnumAttrCase<"ReturnOperand", 9, "return-operand">,
+  I32EnumAttrCase<"LaunchDimensions", 10, "launch-dimensions">,
+  I32EnumAttrCase<"MaskOrPadding", 11, "mask-or-padding">,
+  I32EnumAttrCase<"SizeReadBack", 12, "size-read-back">,
+  I32EnumAttrCase<"UnknownOperation", 13, "unknown-operation">,
+  I32EnumAttrCase<"UnknownOperand", 14, "unknown-operand">,
+  I32EnumAttrCase<"MustBeImmediate", 15, "must-be-immediate">,
+  I32EnumAttrCase<"VectorPosition", 16, "vector-position">,
+  // The function cannot take an argument for the name.
+  I32EnumAttrCase<"MixedTypes", 17, "mixed-types">,
+  I32EnumAttrCase<"IsolatedScope", 18, "isolated-scope">,
+  I32EnumAttrCase<"Variadic", 19, "variadic">,
+  I32EnumAttrCase<"UnknownReference", 20, "unknown-reference">,
+  I32EnumAttrCase<"PassedTypeMismatch", 21, "passed-type-mismatch">,
+  I32EnumAttrCase<"PassedFromIsolatedScope", 22,
+                  "passed-from-isolated-scope">,
+  // Hoisting would cost instructions: the value only ever folds into an
+  // access's immediate offset field (planning decides it, unless
+  // hoist-immediate-offsets).
+  I32EnumAttrCase<"ImmediateOffset", 23, "immediate-offset">,
+]> {
+  let cppNamespace = "::mlir::flyhoist::spec";
+  let genSpecializedAttr = 0;
+}
+
+// Which part of a memref argument an `equals` precondition names.
+def Spec_ArgumentPart : I32EnumAttr<"ArgumentPart",
+    "the part of a kernel argument a value equals", [
+  I32EnumAttrCase<"Value", 0, "value">,
+  I32EnumAttrCase<"Offset", 1, "offset">,
+  I32EnumAttrCase<"Size", 2, "size">,
+  I32EnumAttrCase<"Stride", 3, "stride">,
+]> {
+  let cppNamespace = "::mlir::flyhoist::spec";
+  let genSpecializedAttr = 0;
+}
+
+// The kinds of precondition a `#spec.hoisted` can hold (one attribute each),
+// as the manifest's `kind` names them.
+def Spec_PreconditionKind : I32EnumAttr<"PreconditionKind",
+    "the kinds of launch precondition", [
+  I32EnumAttrCase<"DivisibleBy", 0, "divisible-by">,
+  I32EnumAttrCase<"Range", 1, "range">,
+  I32EnumAttrCase<"Equals", 2, "equals">,
+  I32EnumAttrCase<"EqualsParameter", 3, "equals-parameter">,
+  I32EnumAttrCase<"EqualsConstant", 4, "equals-constant">,
+  I32EnumAttrCase<"EqualsUnverifiable", 5, "equals-unverifiable">,
+]> {
+  let cppNamespace = "::mlir::flyhoist::spec";
+  let genSpecializedAttr = 0;
+}
+
+// An enum parameter written as its mnemonic, quoted where it is not a bare
+// keyword ("loop-bound").
+class Spec_EnumParameter<I32EnumAttr enumInfo> : EnumParameter<enumInfo> {
+  let parser = [{[&]() -> ::mlir::FailureOr<}] # enumInfo.cppNamespace #
+      "::" # enumInfo.className # [{> {
+    std::string word;
+    ::llvm::SMLoc loc = $_parser.getCurrentLocation();
+    if ($_parser.parseKeywordOrString(&word))
+      return ::mlir::failure();
+    if (auto value = }] # enumInfo.cppNamespace # "::" #
+      enumInfo.stringToSymbolFnName # [{(word))
+      return *value;
+    return $_parser.emitError(loc) << "unknown }] # enumInfo.summary #
+      [{ '" << word << "'";
+  }()}];
+  let printer = [{$_printer.printKeywordOrString(}] #
+      enumInfo.cppNamespace # "::" # enumInfo.symbolToStringFnName #
+      [{($_self))}];
+}
+
 class Spec_Attr<string name, string attrMnemonic>
     : AttrDef<Spec_Dialect, name> {
   let mnemonic = attrMnemonic;
+}
+
+def Spec_DivisibleByAttr : Spec_Attr<"DivisibleBy", "divisible_by"> {
+  let summary = "precondition: a power of two divides the value";
+  let parameters = (ins "int64_t":$divisor);
+  let assemblyFormat = "`<` $divisor `>`";
+  let genVerifyDecl = 1;
+}
+
+def Spec_RangeAttr : Spec_Attr<"Range", "range"> {
+  let summary = "precondition: min <= value <= max";
+  let parameters = (ins "int64_t":$min, "int64_t":$max);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Spec_EqualsAttr : Spec_Attr<"Equals", "equals"> {
+  let summary = "precondition: the value equals (a part of) a kernel argument";
+  let description = [{
+    `part` is `value` (the argument itself), `offset`, or `size`/`stride`
+    number `index` of a memref argument.
+  }];
+  let parameters = (ins "int64_t":$argument,
+                    Spec_EnumParameter<Spec_ArgumentPart>:$part,
+                    OptionalParameter<"std::optional<int64_t>">:$index);
+  let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+}
+
+def Spec_EqualsParameterAttr
+    : Spec_Attr<"EqualsParameter", "equals_parameter"> {
+  let summary = "precondition: the value equals another parameter's";
+  let parameters = (ins "::mlir::StringAttr":$name);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Spec_EqualsConstantAttr : Spec_Attr<"EqualsConstant", "equals_constant"> {
+  let summary = "precondition: the value equals a constant";
+  let parameters = (ins "int64_t":$value);
+  let assemblyFormat = "`<` struct(params) `>`";
+}
+
+def Spec_EqualsUnverifiableAttr
+    : Spec_Attr<"EqualsUnverifiable", "equals_unverifiable"> {
+  let summary = "precondition: the value equals something a launcher cannot read";
+  let description = [{
+    An `equals` value that is neither an argument (or part of one), another
+    parameter nor a constant, described for people ("result 0 of
+    'foo.bar'"). A launcher cannot check it: a value other than the marked
+    one needs a new compile.
+  }];
+  let parameters = (ins "::mlir::StringAttr":$description);
+  let assemblyFormat = "`<` $description `>`";
 }
 
 def Spec_HoistedParamAttr : Spec_Attr<"HoistedParam", "hoisted"> {
@@ -43,35 +188,64 @@ def Spec_HoistedParamAttr : Spec_Attr<"HoistedParam", "hoisted"> {
     `argument` is the function argument that carries it; absent, the uses
     took the `equals` value and the signature did not change. `type` is what
     the launcher passes (i32 when `zero_extended_to` names the parameter's
-    own type). `divisor` is the power of two the kernel assumes divides the
-    value. `preconditions` is what the launcher must guarantee, as text
-    (docs/MANIFEST.md); `host_argument` the new argument of the launching
-    host function, with hoist-into-host. Never the value.
+    own type). `preconditions` is what the launcher must guarantee, as
+    `#spec.divisible_by`, `#spec.range`, `#spec.equals`,
+    `#spec.equals_parameter`, `#spec.equals_constant` and
+    `#spec.equals_unverifiable` attributes (docs/MANIFEST.md); the divisor the
+    kernel assumes is the `#spec.divisible_by` one. `host_argument` is the
+    new argument of the launching host function, with hoist-into-host.
+    Never the value.
   }];
   let parameters = (ins
     "::mlir::StringAttr":$name,
     "::mlir::Type":$type,
     OptionalParameter<"std::optional<int64_t>">:$argument,
-    OptionalParameter<"std::optional<int64_t>">:$divisor,
     OptionalParameter<"::mlir::Type">:$zero_extended_to,
     OptionalParameter<"::mlir::ArrayAttr">:$preconditions,
     OptionalParameter<"std::optional<int64_t>">:$host_argument);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The power of two the kernel assumes divides the value (its
+    /// `#spec.divisible_by` precondition), if any.
+    std::optional<int64_t> getDivisor() const;
+  }];
 }
 
 def Spec_KeptParamAttr : Spec_Attr<"KeptParam", "kept"> {
   let summary = "a parameter a function keeps as a constant";
   let description = [{
-    The value baked in and why (worded as the remark words it). Where the use
-    that needs a constant is lives in the record's `kept_locations`, so that
+    The value baked in and why: a `reason` mnemonic with the details its
+    wording names (`op`, `operand`, `callee`, `type`, `passed_type`;
+    spec::describeKeepReason words it as the remark does). Where the use that
+    needs a constant is lives in the record's `kept_locations`, so that
     kernels keeping the same parameter for the same reason share one entry.
   }];
   let parameters = (ins
     "::mlir::StringAttr":$name,
     "int64_t":$value,
-    "::mlir::StringAttr":$reason);
+    Spec_EnumParameter<Spec_KeepReason>:$reason,
+    OptionalParameter<"::mlir::StringAttr">:$op,
+    OptionalParameter<"std::optional<int64_t>">:$operand,
+    OptionalParameter<"::mlir::StringAttr">:$callee,
+    OptionalParameter<"::mlir::Type">:$type,
+    OptionalParameter<"::mlir::Type">:$passed_type);
   let assemblyFormat = "`<` struct(params) `>`";
+  let genVerifyDecl = 1;
+  let builders = [
+    AttrBuilder<(ins "::mlir::StringAttr":$name, "int64_t":$value,
+                     "const KeepReasonInfo &":$why), [{
+      return $_get($_ctxt, name, value, why.reason, why.op, why.operand,
+                   why.callee, why.type, why.passedType);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// The reason with its details.
+    KeepReasonInfo getReasonInfo() const {
+      return {getReason(), getOp(), getOperand(), getCallee(), getType(),
+              getPassedType()};
+    }
+  }];
 }
 
 def Spec_HoistRecordAttr : Spec_Attr<"HoistRecord", "record"> {
@@ -80,7 +254,7 @@ def Spec_HoistRecordAttr : Spec_Attr<"HoistRecord", "record"> {
     ```mlir
     spec.record = #spec.record<hoisted = [#spec.hoisted<name = "w",
         type = index, argument = 3>], kept = [#spec.kept<name = "n",
-        value = 4, reason = "loop bound or step">],
+        value = 4, reason = "loop-bound">],
         kept_locations = [loc("k.py":9:4)], launch_sites = [loc("host.py":12:3)]>
     ```
 
