@@ -19,7 +19,7 @@ KEEP_REASONS = frozenset({
     'size-read-back', 'unknown-operation', 'unknown-operand',
     'must-be-immediate', 'vector-position', 'mixed-types', 'isolated-scope',
     'variadic', 'unknown-reference', 'passed-type-mismatch',
-    'passed-from-isolated-scope',
+    'passed-from-isolated-scope', 'immediate-offset',
 })
 
 # What part of a kernel argument an `equals` precondition names.

@@ -6,7 +6,7 @@
 // stays in the GEPs; with hoist-immediate-offsets it is an argument.
 
 // CHECK-LABEL: gpu.func @lds_tail(
-// CHECK-SAME: reason = "folds into an instruction's immediate offset"
+// CHECK-SAME: reason = "immediate-offset"
 // CHECK: %[[T:.*]] = arith.constant 64 : i32
 // CHECK: llvm.getelementptr %{{.*}}[%[[T]]]
 // HOIST-LABEL: gpu.func @lds_tail(
@@ -38,9 +38,9 @@ module attributes {gpu.container_module} {
 // offset.
 
 // CHECK-LABEL: gpu.func @buffer_voffset(
-// CHECK-SAME: reason = "folds into an instruction's immediate offset"
+// CHECK-SAME: reason = "immediate-offset"
 // CHECK-LABEL: gpu.func @buffer_soffset(
-// CHECK-SAME: reason = "folds into an instruction's immediate offset"
+// CHECK-SAME: reason = "immediate-offset"
 // HOIST-LABEL: gpu.func @buffer_voffset(
 // HOIST-SAME: hoisted = [#spec.hoisted<name = "tail"
 // HOIST-LABEL: gpu.func @buffer_soffset(
@@ -116,9 +116,9 @@ module attributes {gpu.container_module} {
 // count) is not proven a tail, and is hoisted.
 
 // CHECK-LABEL: gpu.func @casts(
-// CHECK-SAME: reason = "folds into an instruction's immediate offset"
+// CHECK-SAME: reason = "immediate-offset"
 // CHECK-LABEL: gpu.func @loop_body(
-// CHECK-SAME: reason = "folds into an instruction's immediate offset"
+// CHECK-SAME: reason = "immediate-offset"
 // CHECK-LABEL: gpu.func @loop_carried(
 // CHECK-SAME: hoisted = [#spec.hoisted<name = "step"
 module attributes {gpu.container_module} {
@@ -182,9 +182,9 @@ module attributes {gpu.container_module} {
 // over; a global access folds within [-4096, 4095] on gfx9.
 
 // CHECK-LABEL: gpu.func @array_gep(
-// CHECK-SAME: reason = "folds into an instruction's immediate offset"
+// CHECK-SAME: reason = "immediate-offset"
 // CHECK-LABEL: gpu.func @global_tail(
-// CHECK-SAME: reason = "folds into an instruction's immediate offset"
+// CHECK-SAME: reason = "immediate-offset"
 module attributes {gpu.container_module} {
   gpu.module @g [#rocdl.target<chip = "gfx942">] {
     llvm.mlir.global external @tile() {addr_space = 3 : i32, alignment = 128 : i64, dso_local} : !llvm.array<16 x array<64 x f32>>
