@@ -164,41 +164,16 @@ static std::optional<int64_t> getByteSize(Operation *at, Type type) {
   return static_cast<int64_t>(size.getFixedValue());
 }
 
-/// The coefficient of the results of `op`, an accepted linear operation,
-/// from those of its operands (`coefficientOf`, 0 for a value the parameter
-/// does not reach); std::nullopt on overflow or a GEP into a type without a
-/// fixed size.
+/// The coefficient of a GEP's result: its base's, plus each index's scaled
+/// by the byte size of what that index steps over (the element type for the
+/// first, then the element of the array or vector it indexes).
 template <typename CoefficientOf>
-static std::optional<int64_t> propagate(Operation *op,
-                                        CoefficientOf coefficientOf) {
+static std::optional<int64_t> gepCoefficient(LLVM::GEPOp gep,
+                                             CoefficientOf coefficientOf) {
   using llvm::checkedAdd;
   using llvm::checkedMul;
-  if (isValueCast(op))
-    return coefficientOf(op->getOperand(0));
-  if (isa<arith::AddIOp, LLVM::AddOp>(op))
-    return checkedAdd(coefficientOf(op->getOperand(0)),
-                      coefficientOf(op->getOperand(1)));
-  if (isa<arith::SubIOp, LLVM::SubOp>(op)) {
-    int64_t rhs = coefficientOf(op->getOperand(1));
-    if (rhs == INT64_MIN)
-      return std::nullopt;
-    return checkedAdd(coefficientOf(op->getOperand(0)), -rhs);
-  }
-  if (isa<arith::MulIOp, LLVM::MulOp>(op)) {
-    // isLinearUse() saw that the other factor is a constant.
-    std::optional<int64_t> lhs = getConstant(op->getOperand(0));
-    std::optional<int64_t> rhs = getConstant(op->getOperand(1));
-    if (lhs)
-      return checkedMul(*lhs, coefficientOf(op->getOperand(1)));
-    return checkedMul(coefficientOf(op->getOperand(0)), *rhs);
-  }
-  if (isa<arith::ShLIOp, LLVM::ShlOp>(op))
-    return checkedMul(coefficientOf(op->getOperand(0)),
-                      int64_t(1) << *getConstant(op->getOperand(1)));
-  auto gep = cast<LLVM::GEPOp>(op);
+  Operation *op = gep.getOperation();
   std::optional<int64_t> total = coefficientOf(gep.getBase());
-  // Each index scales by the size of what it steps over: the element type
-  // for the first, then the element of the array or vector it indexes.
   Type stepped = gep.getElemType();
   bool first = true;
   for (auto index : gep.getIndices()) {
@@ -237,39 +212,86 @@ static std::optional<int64_t> propagate(Operation *op,
   return total;
 }
 
+/// The coefficient of the results of `op`, an accepted linear operation,
+/// from those of its operands (`coefficientOf`, 0 for a value the parameter
+/// does not reach); std::nullopt on overflow or a GEP into a type without a
+/// fixed size.
+template <typename CoefficientOf>
+static std::optional<int64_t> propagate(Operation *op,
+                                        CoefficientOf coefficientOf) {
+  using llvm::checkedAdd;
+  using llvm::checkedMul;
+  if (isValueCast(op))
+    return coefficientOf(op->getOperand(0));
+  if (isa<arith::AddIOp, LLVM::AddOp>(op))
+    return checkedAdd(coefficientOf(op->getOperand(0)),
+                      coefficientOf(op->getOperand(1)));
+  if (isa<arith::SubIOp, LLVM::SubOp>(op)) {
+    int64_t rhs = coefficientOf(op->getOperand(1));
+    if (rhs == INT64_MIN)
+      return std::nullopt;
+    return checkedAdd(coefficientOf(op->getOperand(0)), -rhs);
+  }
+  if (isa<arith::MulIOp, LLVM::MulOp>(op)) {
+    // isLinearUse() saw that the other factor is a constant.
+    std::optional<int64_t> lhs = getConstant(op->getOperand(0));
+    std::optional<int64_t> rhs = getConstant(op->getOperand(1));
+    if (lhs)
+      return checkedMul(*lhs, coefficientOf(op->getOperand(1)));
+    return checkedMul(coefficientOf(op->getOperand(0)), *rhs);
+  }
+  if (isa<arith::ShLIOp, LLVM::ShlOp>(op))
+    return checkedMul(coefficientOf(op->getOperand(0)),
+                      int64_t(1) << *getConstant(op->getOperand(1)));
+  return gepCoefficient(cast<LLVM::GEPOp>(op), coefficientOf);
+}
+
 //===----------------------------------------------------------------------===//
 // The walk
 //===----------------------------------------------------------------------===//
 
-std::optional<ImmediateOffsetFold>
-mlir::flyhoist::findImmediateOffsetFold(ArrayRef<Value> roots, int64_t value) {
-  // Pass 1: every use must be linear arithmetic or an address operand with
-  // an immediate field. `pending` counts, per linear operation, its
-  // operands the parameter reaches (with repeats).
+namespace {
+/// What pass 1 of findImmediateOffsetFold found: per linear operation, how
+/// many of its operands the parameter reaches (with repeats), and the
+/// address operands it ends in with their immediate ranges.
+struct LinearUses {
   llvm::DenseMap<Operation *, unsigned> pending;
   SmallVector<std::pair<OpOperand *, ImmediateRange>> addresses;
+};
+} // namespace
+
+/// Pass 1: every use must be linear arithmetic or an address operand with
+/// an immediate field; std::nullopt otherwise.
+static std::optional<LinearUses> collectLinearUses(ArrayRef<Value> roots) {
+  LinearUses uses;
   llvm::DenseSet<Value> reached(roots.begin(), roots.end());
   SmallVector<Value> worklist(roots.begin(), roots.end());
   while (!worklist.empty()) {
     Value current = worklist.pop_back_val();
     for (OpOperand &use : current.getUses()) {
       if (std::optional<ImmediateRange> range = getImmediateOffsetRange(use)) {
-        addresses.push_back({&use, *range});
+        uses.addresses.push_back({&use, *range});
         continue;
       }
       if (!isLinearUse(use))
         return std::nullopt;
       Operation *op = use.getOwner();
-      if (pending[op]++ == 0)
+      if (uses.pending[op]++ == 0)
         for (Value result : op->getResults())
           if (reached.insert(result).second)
             worklist.push_back(result);
     }
   }
-  if (addresses.empty())
-    return std::nullopt;
-  // Pass 2: coefficients, each operation once all its reached operands
-  // have theirs.
+  return uses;
+}
+
+/// Pass 2: the parameter's coefficient in every value it reaches, each
+/// operation once all its reached operands have theirs (consumes
+/// `pending`). std::nullopt on overflow, or when an operation was not
+/// reached by all its operands (a cycle through graph regions).
+static std::optional<llvm::DenseMap<Value, int64_t>>
+computeCoefficients(ArrayRef<Value> roots,
+                    llvm::DenseMap<Operation *, unsigned> &pending) {
   llvm::DenseMap<Value, int64_t> coefficients;
   for (Value root : roots)
     coefficients[root] = 1;
@@ -294,14 +316,24 @@ mlir::flyhoist::findImmediateOffsetFold(ArrayRef<Value> roots, int64_t value) {
       }
     }
   }
-  // Every linear operation must have been reached by all its operands; one
-  // that was not (a cycle through graph regions) leaves the rule unsure.
   for (auto &[op, count] : pending)
     if (count != 0)
       return std::nullopt;
-  for (auto [use, range] : addresses) {
+  return coefficients;
+}
+
+std::optional<ImmediateOffsetFold>
+mlir::flyhoist::findImmediateOffsetFold(ArrayRef<Value> roots, int64_t value) {
+  std::optional<LinearUses> uses = collectLinearUses(roots);
+  if (!uses || uses->addresses.empty())
+    return std::nullopt;
+  std::optional<llvm::DenseMap<Value, int64_t>> coefficients =
+      computeCoefficients(roots, uses->pending);
+  if (!coefficients)
+    return std::nullopt;
+  for (auto [use, range] : uses->addresses) {
     std::optional<int64_t> bytes =
-        llvm::checkedMul(coefficientOf(use->get()), value);
+        llvm::checkedMul(coefficients->lookup(use->get()), value);
     if (bytes && *bytes != 0 && *bytes >= range.min && *bytes <= range.max)
       return ImmediateOffsetFold{use->getOwner(), use->getOperandNumber(),
                                  *bytes};

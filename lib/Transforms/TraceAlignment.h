@@ -1,0 +1,245 @@
+//===- TraceAlignment.h - Aligning two traces op by op ----------*- C++ -*-===//
+//
+// The Aligner that inferSpecParams() and matchSpecParams() share: it walks
+// two traces in lockstep, skipping the operand sources traces may disagree
+// on (integer constants, spec.params) and handing each use of one to a
+// callback. Private to lib/Transforms.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef FLYHOIST_LIB_TRANSFORMS_TRACEALIGNMENT_H
+#define FLYHOIST_LIB_TRANSFORMS_TRACEALIGNMENT_H
+
+#include "flyhoist/Transforms/InferSpecParams.h"
+
+#include "flyhoist/Dialect/Spec/SpecDialect.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/Operation.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+#include <functional>
+#include <optional>
+#include <string>
+
+namespace mlir::flyhoist::trace {
+
+/// An operand source traces may disagree on, read once.
+struct Leaf {
+  Operation *op;
+  int64_t value;
+  /// The parameter's name; null for a constant.
+  StringAttr name;
+};
+
+/// The leaf `value` comes from, if it comes from one.
+std::optional<Leaf> leafOf(Value value);
+
+/// "spec.param 'name'" or "constant 4", for mismatch messages.
+std::string describe(const Leaf &leaf);
+
+/// Aligns two traces op by op. Ops that are trace leaves are left out of
+/// the lockstep walk (canonicalize places and merges them differently from
+/// trace to trace); each operand they feed is handed to `onLeaves` with the
+/// use in the base.
+class Aligner {
+public:
+  /// Returns why the two leaves may not face each other, or nothing.
+  using LeafCallback = std::function<std::optional<std::string>(
+      OpOperand &, const Leaf &, const Leaf &)>;
+
+  Aligner(unsigned trace, LeafCallback onLeaves)
+      : trace(trace), onLeaves(std::move(onLeaves)) {}
+
+  /// Aligns the regions of `base` and `other` (not their own attributes).
+  /// Returns false with `mismatch` set when they differ.
+  bool alignRoots(Operation *base, Operation *other) {
+    if (!alignRegions(base, other))
+      return false;
+    for (auto &[a, b, index] : deferred) {
+      Value va = a->getOperand(index);
+      if (values.lookup(va) != b->getOperand(index))
+        return fail(a, b, operandReason(index, "comes from another value"));
+    }
+    return true;
+  }
+
+  /// Records a mismatch at `a` and `b`; returns false.
+  bool fail(Operation *a, Operation *b, const Twine &reason) {
+    return fail(a->getLoc(), b->getLoc(), reason);
+  }
+  bool fail(Location a, Location b, const Twine &reason) {
+    if (!mismatch)
+      mismatch = TraceMismatch{reason.str(), a, b, trace};
+    return false;
+  }
+
+  static std::string operandReason(unsigned index, const Twine &what) {
+    return ("operand " + Twine(index) + " " + what).str();
+  }
+
+  std::optional<TraceMismatch> mismatch;
+
+private:
+  bool alignRegions(Operation *a, Operation *b) {
+    for (auto [ra, rb] : llvm::zip(a->getRegions(), b->getRegions())) {
+      if (ra.getBlocks().size() != rb.getBlocks().size())
+        return fail(a, b,
+                    "region " + Twine(ra.getRegionNumber()) + " has " +
+                        Twine(ra.getBlocks().size()) + " blocks vs " +
+                        Twine(rb.getBlocks().size()));
+      // Blocks first: a branch may name a later block.
+      for (auto [ba, bb] : llvm::zip(ra, rb)) {
+        if (ba.getArgumentTypes() != bb.getArgumentTypes())
+          return fail(a, b, "block argument types differ");
+        blocks[&ba] = &bb;
+        for (auto [xa, xb] : llvm::zip(ba.getArguments(), bb.getArguments()))
+          values[xa] = xb;
+      }
+      for (auto [ba, bb] : llvm::zip(ra, rb))
+        if (!alignBlock(a, b, ba, bb))
+          return false;
+    }
+    return true;
+  }
+
+  static Block::iterator skipLeaves(Block::iterator it, Block &block) {
+    while (it != block.end() && isTraceLeaf(&*it))
+      ++it;
+    return it;
+  }
+
+  bool alignBlock(Operation *parentA, Operation *parentB, Block &ba,
+                  Block &bb) {
+    auto ia = skipLeaves(ba.begin(), ba), ib = skipLeaves(bb.begin(), bb);
+    while (ia != ba.end() && ib != bb.end()) {
+      if (!alignOp(&*ia, &*ib))
+        return false;
+      ia = skipLeaves(std::next(ia), ba);
+      ib = skipLeaves(std::next(ib), bb);
+    }
+    if (ia != ba.end())
+      return fail(ia->getLoc(), parentB->getLoc(),
+                  "'" + ia->getName().getStringRef() +
+                      "' has no counterpart in the other trace");
+    if (ib != bb.end())
+      return fail(parentA->getLoc(), ib->getLoc(),
+                  "the other trace has an extra '" +
+                      ib->getName().getStringRef() + "'");
+    return true;
+  }
+
+  bool alignAttributes(Operation *a, Operation *b) {
+    if (auto param = dyn_cast<ParamOp>(a)) {
+      // A frontend's own parameter with `equals`: its value may differ.
+      if (param.getNameAttr() != cast<ParamOp>(b).getNameAttr())
+        return fail(a, b, "parameter names differ");
+      return true;
+    }
+    DictionaryAttr da = a->getAttrDictionary(), db = b->getAttrDictionary();
+    if (da == db)
+      return true;
+    for (NamedAttribute attr : da) {
+      Attribute other = db.get(attr.getName());
+      if (other == attr.getValue())
+        continue;
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "attribute '" << attr.getName().getValue()
+         << "' differs: " << attr.getValue() << " vs ";
+      if (other)
+        os << other;
+      else
+        os << "none";
+      return fail(a, b, text);
+    }
+    for (NamedAttribute attr : db)
+      if (!da.get(attr.getName()))
+        return fail(a, b,
+                    "the other trace has attribute '" +
+                        attr.getName().getValue() + "'");
+    return fail(a, b, "attributes differ");
+  }
+
+  bool alignOp(Operation *a, Operation *b) {
+    if (a->getName() != b->getName())
+      return fail(a, b,
+                  "'" + a->getName().getStringRef() + "' vs '" +
+                      b->getName().getStringRef() + "'");
+    if (a->getNumOperands() != b->getNumOperands())
+      return fail(a, b,
+                  "'" + a->getName().getStringRef() + "' has " +
+                      Twine(a->getNumOperands()) + " operands vs " +
+                      Twine(b->getNumOperands()));
+    if (a->getResultTypes() != b->getResultTypes()) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "result types differ: ";
+      llvm::interleaveComma(a->getResultTypes(), os);
+      os << " vs ";
+      llvm::interleaveComma(b->getResultTypes(), os);
+      return fail(a, b, text);
+    }
+    if (a->getNumSuccessors() != b->getNumSuccessors() ||
+        a->getNumRegions() != b->getNumRegions())
+      return fail(a, b, "region or successor structure differs");
+    if (!alignAttributes(a, b))
+      return false;
+    for (auto [ra, rb] : llvm::zip(a->getResults(), b->getResults()))
+      values[ra] = rb;
+    for (unsigned i = 0, e = a->getNumOperands(); i != e; ++i)
+      if (!alignOperand(a, b, i))
+        return false;
+    for (unsigned i = 0, e = a->getNumSuccessors(); i != e; ++i)
+      if (blocks.lookup(a->getSuccessor(i)) != b->getSuccessor(i))
+        return fail(a, b, "successor " + Twine(i) + " differs");
+    return alignRegions(a, b);
+  }
+
+  bool alignOperand(Operation *a, Operation *b, unsigned index) {
+    Value va = a->getOperand(index), vb = b->getOperand(index);
+    if (va.getType() != vb.getType())
+      return fail(a, b, operandReason(index, "types differ"));
+    std::optional<Leaf> la = leafOf(va), lb = leafOf(vb);
+    if (la && lb) {
+      if (std::optional<std::string> why =
+              onLeaves(a->getOpOperand(index), *la, *lb))
+        return fail(a, b, *why);
+      return true;
+    }
+    if (la || lb)
+      return fail(a, b,
+                  operandReason(index, "is a " + describe(la ? *la : *lb) +
+                                           " in one trace and a computed "
+                                           "value in the other"));
+    Value mapped = values.lookup(va);
+    if (!mapped) {
+      // Defined later in IR order (a block that dominates from below).
+      deferred.push_back({a, b, index});
+      return true;
+    }
+    if (mapped != vb)
+      return fail(a, b, operandReason(index, "comes from another value"));
+    return true;
+  }
+
+  unsigned trace;
+  LeafCallback onLeaves;
+  DenseMap<Value, Value> values;
+  DenseMap<Block *, Block *> blocks;
+  struct Deferred {
+    Operation *a, *b;
+    unsigned index;
+  };
+  SmallVector<Deferred> deferred;
+};
+
+/// Emits `mismatch` as an error `what` at the base trace's op, with a note
+/// `other` at the other trace's.
+void emitMismatch(const TraceMismatch &mismatch, const Twine &what,
+                  const Twine &other);
+
+} // namespace mlir::flyhoist::trace
+
+#endif // FLYHOIST_LIB_TRANSFORMS_TRACEALIGNMENT_H

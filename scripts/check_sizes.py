@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Checks the size limits of the library sources: no file under lib/ over
+450 lines, no function over 60 lines except the declarative tables listed in
+TABLES. Prints each violation as FILE:LINE and exits 1 if there is one.
+
+Functions are found by brace matching outside comments, strings and
+character literals: a block opened at namespace or class scope after a
+`)` is a function body (lambdas and control flow inside it count toward
+their function).
+
+Usage: scripts/check_sizes.py [ROOT]
+"""
+import glob
+import os
+import re
+import sys
+
+MAX_FILE_LINES = 450
+MAX_FUNCTION_LINES = 60
+# Declarative tables: one case per line, nothing to split.
+TABLES = {'describeKeepReason'}
+
+COMMENT = re.compile(r'//.*')
+STRING = re.compile(r'"(\\.|[^"\\])*"')
+CHAR = re.compile(r"'(\\.|[^'\\])'")
+
+
+def scope_kind(text):
+    if re.search(r'\bnamespace\b', text):
+        return 'scope'
+    if re.search(r'\b(class|struct|enum|union)\b[^()]*$', text):
+        return 'scope'
+    if ')' in text or 'operator' in text:
+        return 'function'
+    return 'other'
+
+
+def long_functions(path):
+    lines = open(path, encoding='utf-8').read().split('\n')
+    stack = []  # (kind, first line, signature)
+    signature = ''
+    for number, line in enumerate(lines):
+        code = CHAR.sub("''", STRING.sub('""', COMMENT.sub('', line)))
+        for index, ch in enumerate(code):
+            if ch == '{':
+                outer = not stack or stack[-1][0] == 'scope'
+                text = (signature + code[:index]).strip()
+                stack.append((scope_kind(text) if outer else 'inner', number,
+                              text))
+                signature = ''
+            elif ch == '}':
+                if stack:
+                    kind, first, text = stack.pop()
+                    length = number - first + 1
+                    name = re.findall(r'(\w+)\s*\(', text)
+                    name = name[0] if name else text[-40:]
+                    if (kind == 'function' and length > MAX_FUNCTION_LINES
+                            and name not in TABLES):
+                        yield first + 1, length, name
+                signature = ''
+            elif ch == ';' and (not stack or stack[-1][0] == 'scope'):
+                signature = ''
+        if not stack or stack[-1][0] == 'scope':
+            # What follows the last brace or semicolon may be the start of a
+            # signature that ends on a later line.
+            signature += ' ' + re.split(r'[{};]', code)[-1]
+
+
+def main():
+    root = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(
+        os.path.dirname(os.path.abspath(__file__)))
+    problems = 0
+    files = sorted(glob.glob(os.path.join(root, 'lib', '**', '*.cpp'),
+                             recursive=True) +
+                   glob.glob(os.path.join(root, 'lib', '**', '*.h'),
+                             recursive=True))
+    for path in files:
+        shown = os.path.relpath(path, root)
+        count = open(path, encoding='utf-8').read().count('\n')
+        if count > MAX_FILE_LINES:
+            print(f'{shown}:1: {count} lines (at most {MAX_FILE_LINES})')
+            problems += 1
+        for first, length, name in long_functions(path):
+            print(f'{shown}:{first}: {name} is {length} lines (at most '
+                  f'{MAX_FUNCTION_LINES})')
+            problems += 1
+    print(f'{len(files)} files checked, {problems} over the limits')
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
