@@ -131,9 +131,9 @@ private:
   }
 
   bool alignAttributes(Operation *a, Operation *b) {
-    if (auto param = dyn_cast<ParamOp>(a)) {
+    if (auto param = dyn_cast<spec::ParamOp>(a)) {
       // A frontend's own parameter with `equals`: its value may differ.
-      if (param.getNameAttr() != cast<ParamOp>(b).getNameAttr())
+      if (param.getNameAttr() != cast<spec::ParamOp>(b).getNameAttr())
         return fail(a, b, "parameter names differ");
       return true;
     }
