@@ -10,9 +10,11 @@ manifest byte for byte. Prints the number of runs and each difference.
 
 --ignore-schema compares what a change of the record and manifest schema
 leaves alone: the output after --strip-hoist-records (no #spec.record
-attributes), and the manifests with the schema version, preconditions and
-reasons (the fields whose form such a change moves) replaced by a
-placeholder. The remarks on stderr are compared as they are.
+attributes), and the manifests with the schema version, preconditions,
+reasons and fingerprints (the fields whose form such a change moves; a
+fingerprint hashes the records) replaced by a placeholder and the fields it
+may add or drop (SCHEMA_ONLY_FIELDS) left out. The remarks on stderr are
+compared as they are.
 
   fuzz/identity.py --baseline OLD/fly-opt [--fly-opt build/bin/fly-opt]
                    [--ignore-schema] [--jobs 2] [--root DIR] [--show 20]
@@ -32,8 +34,12 @@ import tempfile
 import differential
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# The manifest fields a schema change may give another form.
-SCHEMA_FIELDS = ('version', 'schema', 'preconditions', 'reason', 'reasons')
+# The manifest fields a schema change may give another form (a gpu.module's
+# fingerprint hashes the records its kernels carry, so it changes with them).
+SCHEMA_FIELDS = ('version', 'schema', 'preconditions', 'reason', 'reasons',
+                 'fingerprint')
+# Fields a schema change may add or remove: left out on both sides.
+SCHEMA_ONLY_FIELDS = ('divisor', 'range', 'reason_text')
 
 
 def inputs(root):
@@ -60,7 +66,7 @@ def normalize_manifest(text):
     def walk(node):
         if isinstance(node, dict):
             return {k: ('<schema>' if k in SCHEMA_FIELDS else walk(v))
-                    for k, v in node.items()}
+                    for k, v in node.items() if k not in SCHEMA_ONLY_FIELDS}
         if isinstance(node, list):
             return [walk(v) for v in node]
         return node
