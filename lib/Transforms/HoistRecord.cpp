@@ -2,8 +2,6 @@
 
 #include "HoistRecord.h"
 
-#include "LaunchValues.h"
-
 #include "llvm/ADT/STLExtras.h"
 
 using namespace mlir;
@@ -96,7 +94,7 @@ static void mergeEarlierKept(const KernelPlan &plan,
 }
 
 void mlir::flyhoist::writeRecord(KernelPlan &plan, KeptRecordEntries &kept,
-                                 const LaunchValueProvider &launchValues) {
+                                 const HostArgumentPlan &hostArguments) {
   FunctionOpInterface function = plan.kernel->function;
   MLIRContext *context = function->getContext();
   Operation *host = plan.kernel->launchSites.empty()
@@ -109,8 +107,9 @@ void mlir::flyhoist::writeRecord(KernelPlan &plan, KeptRecordEntries &kept,
       continue;
     std::optional<unsigned> hostArgument;
     if (host && param.argumentIndex)
-      hostArgument =
-          launchValues.hostArgumentIndex(host, param.name, param.type);
+      if (const HostArgument *argument =
+              hostArguments.find(host, param.name, param.type))
+        hostArgument = argument->index;
     hoisted.push_back(hoistedEntry(context, param, hostArgument));
   }
   // A function hoisted before (e.g. a second run with materialize-kept=false)

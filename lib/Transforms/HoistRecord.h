@@ -10,10 +10,9 @@
 #define FLYHOIST_LIB_TRANSFORMS_HOISTRECORD_H
 
 #include "HoistPlanning.h"
+#include "HostArguments.h"
 
 namespace mlir::flyhoist {
-
-class LaunchValueProvider;
 
 /// The kept parameters' record entries and, in the same order, where the use
 /// that needs each as a constant is.
@@ -27,10 +26,11 @@ void addKeptEntry(FunctionOpInterface function, const ParamPlan &param,
                   KeptRecordEntries &kept);
 
 /// Sets the record of the planned function: what was hoisted (with the host
-/// argument of the first launch site), what was kept (`kept`), where it is
+/// argument `hostArguments` gave the first launch site's function), what was
+/// kept (`kept`), where it is
 /// launched from, after the entries of an earlier run's record.
 void writeRecord(KernelPlan &plan, KeptRecordEntries &kept,
-                 const LaunchValueProvider &launchValues);
+                 const HostArgumentPlan &hostArguments);
 
 } // namespace mlir::flyhoist
 

@@ -1,7 +1,8 @@
 //===- HoistRewrite.cpp - Carry out a hoisting plan -----------------------===//
 //
 // The steps, in order: each kernel's signature, body and record; every
-// launch site (which may give host functions new arguments); then the
+// launch site (appending the host arguments planning gave host functions);
+// then the
 // parameters left in host code and device functions.
 //
 //===----------------------------------------------------------------------===//
@@ -82,10 +83,11 @@ static KeptRecordEntries rewriteKernel(KernelPlan &plan,
 }
 
 HoistRewriter::HoistRewriter(const DiscoveredModule &discovered,
-                             const HoistOptions &options)
-    : discovered(discovered), options(options),
-      launchValues(std::make_unique<LaunchValueProvider>(discovered, options)) {
-}
+                             const HoistOptions &options,
+                             const HostArgumentPlan &hostArguments)
+    : discovered(discovered), options(options), hostArguments(hostArguments),
+      launchValues(
+          std::make_unique<LaunchValueProvider>(discovered, hostArguments)) {}
 
 HoistRewriter::~HoistRewriter() = default;
 
@@ -121,7 +123,7 @@ void HoistRewriter::rewriteGroup(MutableArrayRef<KernelPlan> plans) {
   for (auto &[kernel, kept] : rewritten)
     updateLaunchSites(*kernel, *launchValues);
   for (auto &[kernel, kept] : rewritten)
-    writeRecord(*kernel, kept, *launchValues);
+    writeRecord(*kernel, kept, hostArguments);
 }
 
 HoistSummary HoistRewriter::finish() {

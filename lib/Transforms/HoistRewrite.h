@@ -10,6 +10,7 @@
 #define FLYHOIST_TRANSFORMS_HOISTREWRITE_H
 
 #include "HoistPlanning.h"
+#include "HostArguments.h"
 #include "flyhoist/Transforms/HoistStrideSpecialization.h"
 
 #include <memory>
@@ -27,9 +28,11 @@ class LaunchValueProvider;
 /// engine when the context has one.
 class HoistRewriter {
 public:
-  /// `discovered` and `options` must outlive the rewriter.
-  HoistRewriter(const DiscoveredModule &discovered,
-                const HoistOptions &options);
+  /// `discovered`, `options` and `hostArguments` (the host arguments to
+  /// append, planned with planHostArguments; empty without `hoistIntoHost`)
+  /// must outlive the rewriter.
+  HoistRewriter(const DiscoveredModule &discovered, const HoistOptions &options,
+                const HostArgumentPlan &hostArguments);
   ~HoistRewriter();
 
   /// Carries out the plans of one group (of all groups at once with
@@ -45,6 +48,7 @@ public:
 private:
   const DiscoveredModule &discovered;
   const HoistOptions &options;
+  const HostArgumentPlan &hostArguments;
   std::unique_ptr<LaunchValueProvider> launchValues;
   HoistSummary summary;
 };

@@ -9,6 +9,7 @@
 
 #include "HoistPlanning.h"
 #include "HoistRewrite.h"
+#include "HostArguments.h"
 #include "KernelDiscovery.h"
 #include "flyhoist/Transforms/Manifest.h"
 #include "flyhoist/Transforms/Passes.h"
@@ -74,20 +75,27 @@ hoistWithModelsAttached(ModuleOp module, const HoistOptions &options) {
   // and a group's plan reads nothing another group's rewrite changes. With
   // hoist-into-host, though, a host function's new argument is passed by its
   // callers, which may be planned functions of any group, passing their own
-  // new arguments: then every signature must change before any launch site
-  // does, and all groups are rewritten as one.
+  // new arguments: then every group is planned, the host arguments are
+  // planned from all of them, and all groups are rewritten as one.
   HoistPlanner planner(*discovered, options, *rules);
-  HoistRewriter rewriter(*discovered, options);
   std::vector<KernelPlan> plans, all;
-  for (unsigned group = 0, e = planner.getNumGroups(); group < e; ++group) {
-    planner.planGroup(group, plans);
-    if (!options.hoistIntoHost)
-      rewriter.rewriteGroup(plans);
-    else
+  HostArgumentPlan hostArguments;
+  if (options.hoistIntoHost) {
+    for (unsigned group = 0, e = planner.getNumGroups(); group < e; ++group) {
+      planner.planGroup(group, plans);
       std::move(plans.begin(), plans.end(), std::back_inserter(all));
+    }
+    hostArguments = planHostArguments(*discovered, all);
   }
-  if (options.hoistIntoHost)
+  HoistRewriter rewriter(*discovered, options, hostArguments);
+  if (options.hoistIntoHost) {
     rewriter.rewriteGroup(all);
+  } else {
+    for (unsigned group = 0, e = planner.getNumGroups(); group < e; ++group) {
+      planner.planGroup(group, plans);
+      rewriter.rewriteGroup(plans);
+    }
+  }
   HoistSummary summary = rewriter.finish();
   if (manifestFile) {
     manifestFile->os() << renderManifestJSON(module);

@@ -6,7 +6,6 @@
 #include "SignatureEdits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
@@ -14,8 +13,8 @@ using namespace mlir::flyhoist;
 using spec::ParamOp;
 
 LaunchValueProvider::LaunchValueProvider(const DiscoveredModule &discovered,
-                                         const HoistOptions &options)
-    : discovered(discovered), options(options) {
+                                         const HostArgumentPlan &hostArguments)
+    : discovered(discovered), hostArguments(hostArguments) {
   for (const DiscoveredKernel &kernel : discovered.kernels)
     for (Operation *site : kernel.launchSites) {
       plannedSites.insert(site);
@@ -48,21 +47,10 @@ Value LaunchValueProvider::valueAt(Operation *site, StringAttr name, Type type,
     auto known = arguments.find(key(caller, name, type));
     if (known != arguments.end())
       return convert(site, known->second, siteType);
-    if (options.hoistIntoHost && !discovered.kernelIndex.count(caller) &&
-        canTakeHostArgument(caller))
-      return convert(site, addHostArgument(caller, name, type, value),
-                     siteType);
+    if (const HostArgument *argument = hostArguments.find(caller, name, type))
+      return convert(site, addHostArgument(caller, *argument, value), siteType);
   }
   return constantFor(site, siteType, value);
-}
-
-std::optional<unsigned>
-LaunchValueProvider::hostArgumentIndex(Operation *function, StringAttr name,
-                                       Type type) const {
-  auto it = hostArguments.find(key(function, name, type));
-  if (it == hostArguments.end())
-    return std::nullopt;
-  return it->second;
 }
 
 /// The constant `site` passes: one per block, type, value and dialect,
@@ -91,38 +79,23 @@ Value LaunchValueProvider::constantFor(Operation *site, Type type,
   return it->second;
 }
 
-/// Host functions can take a new argument when every use of their symbol
-/// is a call the pass can extend (and they are not variadic).
-bool LaunchValueProvider::canTakeHostArgument(
-    FunctionOpInterface function) const {
-  if (function.isExternal() ||
-      function->getParentOfType<gpu::GPUModuleOp>() != nullptr)
-    return false;
-  if (auto llvmFunc = dyn_cast<LLVM::LLVMFuncOp>(function.getOperation());
-      llvmFunc && llvmFunc.isVarArg())
-    return false;
-  auto it = discovered.symbolUses.find(function);
-  return it == discovered.symbolUses.end() ||
-         llvm::all_of(it->second,
-                      [](const SymbolUse &use) { return use.isLaunchSite; });
-}
-
-/// Appends an argument for `name` to host `function`, replaces its own
+/// Appends the planned `argument` to host `function`, replaces its own
 /// `spec.param`s of that name (those a new argument can reach), and has
 /// every caller pass the value in turn.
 KnownValue LaunchValueProvider::addHostArgument(FunctionOpInterface function,
-                                                StringAttr name, Type type,
+                                                const HostArgument &argument,
                                                 int64_t value) {
-  unsigned index = function.getNumArguments();
-  Type carrierType = argumentCarrierType(function, type);
-  Value argument =
-      appendArguments(function, carrierType, function.getLoc()).front();
-  KnownValue known{castCarrier(function, argument, type), argument};
-  arguments[key(function, name, type)] = known;
-  hostArguments.try_emplace(key(function, name, type), index);
+  Value appended =
+      appendArguments(function, argument.carrierType, function.getLoc())
+          .front();
+  assert(cast<BlockArgument>(appended).getArgNumber() == argument.index &&
+         "host arguments appended out of plan order");
+  KnownValue known{castCarrier(function, appended, argument.type), appended};
+  arguments[key(function, argument.name, argument.type)] = known;
   SmallVector<ParamOp> own;
   function->walk([&](ParamOp param) {
-    if (param.getNameAttr() == name && param.getType() == type &&
+    if (param.getNameAttr() == argument.name &&
+        param.getType() == argument.type &&
         isolatedScope(param) == function.getOperation())
       own.push_back(param);
   });
@@ -135,7 +108,8 @@ KnownValue LaunchValueProvider::addHostArgument(FunctionOpInterface function,
       it != discovered.symbolUses.end())
     for (const SymbolUse &use : it->second)
       appendPassedArguments(use.user,
-                            valueAt(use.user, name, type, carrierType, value));
+                            valueAt(use.user, argument.name, argument.type,
+                                    argument.carrierType, value));
   return known;
 }
 

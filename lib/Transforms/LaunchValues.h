@@ -1,8 +1,8 @@
 //===- LaunchValues.h - What launch sites pass ------------------*- C++ -*-===//
 //
 // The launch-site half of the rewrite: the value each launch site passes for
-// a hoisted parameter, and the host arguments hoist-into-host adds on the
-// way.
+// a hoisted parameter, and the host arguments planning gave hoist-into-host
+// appended on the way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +10,7 @@
 #define FLYHOIST_LIB_TRANSFORMS_LAUNCHVALUES_H
 
 #include "HoistPlanning.h"
+#include "HostArguments.h"
 
 #include "llvm/ADT/DenseSet.h"
 
@@ -30,12 +31,13 @@ struct KnownValue {
 
 /// Supplies the value a launch site passes for a hoisted parameter: the
 /// caller's own argument when the caller is a kernel or device function that
-/// took one for the name, a new host argument with `hoistIntoHost`, else a
-/// constant.
+/// took one for the name, the host argument planning gave the caller
+/// (appended the first time it is needed), else a constant.
 class LaunchValueProvider {
 public:
+  /// `discovered` and `hostArguments` must outlive the provider.
   LaunchValueProvider(const DiscoveredModule &discovered,
-                      const HoistOptions &options);
+                      const HostArgumentPlan &hostArguments);
 
   /// Records that `function` now holds `name` (of type `type`) at run time.
   void setKnown(Operation *function, StringAttr name, Type type,
@@ -53,11 +55,6 @@ public:
     return replacedParams.contains(param.getOperation());
   }
 
-  /// The host argument `function` got for `name` at `type`, if any (one
-  /// name launched at two types is two arguments).
-  std::optional<unsigned> hostArgumentIndex(Operation *function,
-                                            StringAttr name, Type type) const;
-
 private:
   /// (function, parameter name, type).
   using Key = std::tuple<Operation *, StringAttr, const void *>;
@@ -66,16 +63,14 @@ private:
   }
 
   Value constantFor(Operation *site, Type type, int64_t value);
-  bool canTakeHostArgument(FunctionOpInterface function) const;
-  KnownValue addHostArgument(FunctionOpInterface function, StringAttr name,
-                             Type type, int64_t value);
+  KnownValue addHostArgument(FunctionOpInterface function,
+                             const HostArgument &argument, int64_t value);
 
   const DiscoveredModule &discovered;
-  const HoistOptions &options;
+  const HostArgumentPlan &hostArguments;
   /// The values functions hold at run time: their own new arguments (only
   /// for functions that pass them on) and host arguments.
   DenseMap<Key, KnownValue> arguments;
-  DenseMap<Key, unsigned> hostArguments;
   llvm::DenseSet<Operation *> replacedParams;
   /// The launch sites of the functions the pass plans for, and the first of
   /// them in each block.
