@@ -30,14 +30,28 @@ using namespace mlir::flyhoist;
 using spec::ParamOp;
 
 /// Sets `order` to the indices 0..count-1 sorted by `nameOf(index)`,
-/// lexicographically; equal names keep their order.
+/// lexicographically; equal names keep their order. (The index breaks ties,
+/// so the order is total: std::stable_sort would need
+/// get_temporary_buffer, deprecated in C++17 and an error under clang 22.)
 template <typename NameOf>
 static void sortByName(unsigned count, NameOf nameOf,
                        SmallVectorImpl<unsigned> &order) {
   order.resize(count);
   std::iota(order.begin(), order.end(), 0u);
-  llvm::stable_sort(
-      order, [&](unsigned a, unsigned b) { return nameOf(a) < nameOf(b); });
+  llvm::sort(order, [&](unsigned a, unsigned b) {
+    return std::make_pair(nameOf(a), a) < std::make_pair(nameOf(b), b);
+  });
+}
+
+/// A function-level reason with the details its words name.
+static spec::KeepReasonInfo reasonInfo(spec::KeepReason reason,
+                                       StringAttr op = {},
+                                       StringAttr callee = {}) {
+  spec::KeepReasonInfo why;
+  why.reason = reason;
+  why.op = op;
+  why.callee = callee;
+  return why;
 }
 
 /// The lists planOwnParams() builds per function, kept by the planner so
@@ -297,11 +311,11 @@ whyNoArgumentForParam(const DiscoveredKernel &kernel, const ParamPlan &param) {
   // (The demand for a name the function holds has the type of its first
   // op, so "another type" is "more than one type".)
   if (param.mixedTypes)
-    return ForcedKeep{{spec::KeepReason::MixedTypes}, nullptr};
+    return ForcedKeep{reasonInfo(spec::KeepReason::MixedTypes), nullptr};
   if (Operation *scope = param.unreachableScope)
-    return ForcedKeep{
-        {spec::KeepReason::IsolatedScope, scope->getName().getIdentifier()},
-        scope};
+    return ForcedKeep{reasonInfo(spec::KeepReason::IsolatedScope,
+                                 scope->getName().getIdentifier()),
+                      scope};
   return std::nullopt;
 }
 
@@ -312,10 +326,11 @@ whyNoArgumentAtAll(const DiscoveredKernel &kernel) {
   if (!kernel.unknownReference)
     return std::nullopt;
   if (kernel.unknownReference == FunctionOpInterface(kernel.function))
-    return ForcedKeep{{spec::KeepReason::Variadic}, nullptr};
-  return ForcedKeep{{spec::KeepReason::UnknownReference,
-                     kernel.unknownReference->getName().getIdentifier()},
-                    kernel.unknownReference};
+    return ForcedKeep{reasonInfo(spec::KeepReason::Variadic), nullptr};
+  return ForcedKeep{
+      reasonInfo(spec::KeepReason::UnknownReference,
+                 kernel.unknownReference->getName().getIdentifier()),
+      kernel.unknownReference};
 }
 
 /// Makes `param` kept for `keep`'s reason.
@@ -514,10 +529,10 @@ private:
                             call.site};
         Operation *scope = isolatedScope(call.site);
         if (scope != functionOp)
-          return ForcedKeep{{spec::KeepReason::PassedFromIsolatedScope,
-                             scope->getName().getIdentifier(), std::nullopt,
-                             callee},
-                            call.site};
+          return ForcedKeep{
+              reasonInfo(spec::KeepReason::PassedFromIsolatedScope,
+                         scope->getName().getIdentifier(), callee),
+              call.site};
       }
     }
     return whyNoArgumentAtAll(kernel);
