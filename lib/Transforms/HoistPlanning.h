@@ -22,6 +22,8 @@
 
 namespace mlir::flyhoist {
 
+struct OwnParamScratch;
+
 /// One parameter name of one kernel (or device function) and what will
 /// happen to it.
 ///
@@ -90,11 +92,6 @@ struct KernelPlan {
   std::vector<ParamPlan> params;
 };
 
-/// The type a new argument of `function` carries a value of `type` in:
-/// `type`, or, for an index value and an `llvm.func` (whose arguments must
-/// have LLVM types), the integer of the index width its data layout gives.
-Type argumentCarrierType(FunctionOpInterface function, Type type);
-
 /// Decides what happens to every parameter of every kernel and device
 /// function discovery found, one group at a time. Reads the IR, changes
 /// nothing, cannot fail.
@@ -130,9 +127,6 @@ public:
   /// function) into `plans`, one per function in IR order; what `plans` held
   /// before is dropped, its memory reused.
   void planGroup(unsigned index, std::vector<KernelPlan> &plans);
-
-  /// The lists planning builds per function (defined with the planner).
-  struct OwnParamScratch;
 
 private:
   const DiscoveredModule &discovered;

@@ -2,6 +2,8 @@
 
 #include "HostArguments.h"
 
+#include "ArgumentPlanning.h"
+
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 

@@ -1,5 +1,4 @@
-//===- KernelDiscovery.h - What is a kernel, and who launches it -*- C++
-//-*-===//
+//===- KernelDiscovery.h - What is a kernel, and who launches it -*- C++ -*-===//
 //
 // The one place that says which functions of a module are kernels for
 // hoist-stride-specialization, which are device functions, which operations
@@ -50,21 +49,6 @@ MutableOperandRange passedArguments(Operation *launchSite);
 /// (a function, or e.g. `gpu.all_reduce`): the scope whose values `op` may
 /// use.
 Operation *isolatedScope(Operation *op);
-
-/// The value of `value` when it is known while compiling: the result of a
-/// constant op holding an integer, or of a `spec.param` (its marked value),
-/// or of integer casts (index_cast, ext, trunc; arith or llvm) of such a
-/// value, evaluated; as an APInt of the value's width (64 for index).
-std::optional<APInt> knownIntegerValue(Value value);
-
-/// The value an `equals` contract names: `equals` with every widening,
-/// sign-preserving cast (`arith.index_cast` to a type at least as wide,
-/// `arith.extsi`, `llvm.sext`) taken off, so that "value == <subject>" holds
-/// exactly when "value == <equals>" does. The record words the contract
-/// with it, and the checks of known values (at the parameter and at launch
-/// sites) read the same subject: a contract the pass writes is never false
-/// for a value it can see.
-Value equalsSubject(Value equals);
 
 /// What a function the pass plans for is.
 enum class FunctionKind {
