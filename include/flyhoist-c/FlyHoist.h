@@ -51,7 +51,7 @@ extern "C" {
 /// compatible; a newer minor version only adds functions.
 #define FLYHOIST_CAPI_VERSION_MAJOR 1
 /// Minor version of this API.
-#define FLYHOIST_CAPI_VERSION_MINOR 2
+#define FLYHOIST_CAPI_VERSION_MINOR 3
 
 /// Returns the API version of the loaded library as (major << 16) | minor,
 /// for hosts that load it dynamically (ctypes) and check the major version.
@@ -114,6 +114,14 @@ MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintFingerprint(
 /// schema version). A reader checks that it knows each of them.
 MLIR_CAPI_EXPORTED void flyhoistPrintContractKinds(MlirStringCallback callback,
                                                    void *userData);
+
+/// Since 1.3: passes where `location` points to `callback`: "file:line:col"
+/// of its first file location (looking through names, the callee of a call
+/// site and each part of a fused location), or "unknown". The manifest and
+/// the inference results word locations the same way.
+MLIR_CAPI_EXPORTED void flyhoistPrintLocation(MlirLocation location,
+                                              MlirStringCallback callback,
+                                              void *userData);
 
 /// Since 1.1: passes the chips the lowering pipelines accept for `kind`
 /// ("amdgpu" for flyhoist-amdgpu-pipeline, "nvvm" for flyhoist-nvvm-pipeline)

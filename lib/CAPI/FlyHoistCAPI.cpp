@@ -275,6 +275,13 @@ void flyhoistPrintContractKinds(MlirStringCallback callback, void *userData) {
   stream.flush();
 }
 
+void flyhoistPrintLocation(MlirLocation location, MlirStringCallback callback,
+                           void *userData) {
+  mlir::detail::CallbackOstream stream(callback, userData);
+  stream << spec::describeLocation(unwrap(location));
+  stream.flush();
+}
+
 MlirLogicalResult flyhoistPrintKnownChips(MlirStringRef kind,
                                           MlirStringCallback callback,
                                           void *userData) {
@@ -291,20 +298,6 @@ MlirLogicalResult flyhoistPrintKnownChips(MlirStringRef kind,
 //===----------------------------------------------------------------------===//
 // Inference of spec.params from traces
 //===----------------------------------------------------------------------===//
-
-namespace {
-/// "file:line:col" of a location (its first file location), or its text.
-std::string locationText(Location loc) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto file = loc->findInstanceOf<FileLineColLoc>())
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn();
-  else
-    loc.print(os);
-  return text;
-}
-} // namespace
 
 MlirLogicalResult
 flyhoistInferSpecParams(MlirOperation base, intptr_t numOthers,
@@ -348,7 +341,7 @@ flyhoistInferSpecParams(MlirOperation base, intptr_t numOthers,
         llvm::json::Object{{"name", param.name},
                            {"type", type},
                            {"values", std::move(list)},
-                           {"location", locationText(param.location)},
+                           {"location", spec::describeLocation(param.location)},
                            {"uses", static_cast<int64_t>(param.numUses)}});
   }
   mlir::detail::CallbackOstream stream(callback, userData);

@@ -37,24 +37,6 @@ std::string mlir::flyhoist::fingerprintGPUModule(gpu::GPUModuleOp module) {
   return "sha256:" + llvm::toHex(digest, /*LowerCase=*/true);
 }
 
-/// "file:line:col" for file locations (looking through names and call
-/// sites), "unknown" otherwise.
-static std::string describeLocation(Location location) {
-  if (auto fileLoc = dyn_cast<FileLineColLoc>(location))
-    return (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
-            ":" + Twine(fileLoc.getColumn()))
-        .str();
-  if (auto nameLoc = dyn_cast<NameLoc>(location))
-    return describeLocation(nameLoc.getChildLoc());
-  if (auto callLoc = dyn_cast<CallSiteLoc>(location))
-    return describeLocation(callLoc.getCallee());
-  if (auto fusedLoc = dyn_cast<FusedLoc>(location))
-    for (Location inner : fusedLoc.getLocations())
-      if (std::string text = describeLocation(inner); text != "unknown")
-        return text;
-  return "unknown";
-}
-
 static std::string typeToString(Type type) {
   std::string text;
   llvm::raw_string_ostream os(text);
@@ -204,11 +186,11 @@ static llvm::json::Object renderFunction(Operation *function,
         {"reason", spec::stringifyKeepReason(param.getReason()).str()},
         {"reason_text",
          spec::describeKeepReason(param.getReasonInfo(), functionKind)},
-        {"location", describeLocation(location)},
+        {"location", spec::describeLocation(location)},
     });
   llvm::json::Array launchSites;
   for (LocationAttr site : record.getLaunchSiteLocations())
-    launchSites.push_back(describeLocation(site));
+    launchSites.push_back(spec::describeLocation(site));
   return llvm::json::Object{
       {"symbol", symbolPath(function)},
       {"hoisted", std::move(hoisted)},

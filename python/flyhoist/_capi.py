@@ -13,8 +13,11 @@ import re
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.abspath(__file__))))
 
-#: The major version of include/flyhoist-c/FlyHoist.h this package speaks.
+#: The version of include/flyhoist-c/FlyHoist.h this package speaks: the
+#: library's major version must be this one and its minor version at least
+#: this one (1.3 added flyhoistPrintLocation).
 API_MAJOR = 1
+API_MINOR = 3
 
 LIBRARY_NAME = 'libFlyHoistMLIRCAPI.so'
 
@@ -96,6 +99,7 @@ _SIGNATURES = {
     'flyhoistPrintFingerprint': (_R, [MlirOperation, MlirStringCallback, _V]),
     'flyhoistPrintKnownChips': (_R, [_S, MlirStringCallback, _V]),
     'flyhoistPrintContractKinds': (None, [MlirStringCallback, _V]),
+    'flyhoistPrintLocation': (None, [MlirLocation, MlirStringCallback, _V]),
     'flyhoistParsePassPipeline': (_R, [MlirOpPassManager, _S,
                                        MlirStringCallback, _V]),
     'flyhoistInferSpecParams': (_R, [
@@ -124,16 +128,6 @@ _SIGNATURES = {
     'mlirDiagnosticGetSeverity': (_I, [MlirDiagnostic]),
     'mlirDiagnosticGetNumNotes': (_IP, [MlirDiagnostic]),
     'mlirDiagnosticGetNote': (MlirDiagnostic, [MlirDiagnostic, _IP]),
-    'mlirLocationIsAFileLineColRange': (_B, [MlirLocation]),
-    'mlirLocationFileLineColRangeGetFilename': (MlirIdentifier,
-                                                [MlirLocation]),
-    'mlirLocationFileLineColRangeGetStartLine': (_I, [MlirLocation]),
-    'mlirLocationFileLineColRangeGetStartColumn': (_I, [MlirLocation]),
-    'mlirLocationIsAName': (_B, [MlirLocation]),
-    'mlirLocationNameGetChildLoc': (MlirLocation, [MlirLocation]),
-    'mlirLocationIsACallSite': (_B, [MlirLocation]),
-    'mlirLocationCallSiteGetCallee': (MlirLocation, [MlirLocation]),
-    'mlirLocationPrint': (None, [MlirLocation, MlirStringCallback, _V]),
     # operations
     'mlirOperationCreateParse': (MlirOperation, [MlirContext, _S, _S]),
     'mlirOperationClone': (MlirOperation, [MlirOperation]),
@@ -232,17 +226,22 @@ class Library:
     def __init__(self, path):
         self.path = path
         lib = ctypes.CDLL(path)
+        # The version first: a function an older library lacks would
+        # otherwise fail to bind with a bare AttributeError.
+        lib.flyhoistGetAPIVersion.restype = ctypes.c_uint32
+        version = lib.flyhoistGetAPIVersion()
+        major, minor = version >> 16, version & 0xffff
+        if major != API_MAJOR or minor < API_MINOR:
+            raise RuntimeError(
+                f'{path} has the flyhoist C API {major}.{minor}; this '
+                f'package needs {API_MAJOR}.{API_MINOR} or a later '
+                f'{API_MAJOR}.x')
         for name, (restype, argtypes) in _SIGNATURES.items():
             fn = getattr(lib, name)
             fn.restype = restype
             fn.argtypes = argtypes
             setattr(self, name, fn)
-        version = lib.flyhoistGetAPIVersion()
-        if version >> 16 != API_MAJOR:
-            raise RuntimeError(
-                f'{path} has the flyhoist C API {version >> 16}.'
-                f'{version & 0xffff}; this package speaks {API_MAJOR}.x')
-        self.version = (version >> 16, version & 0xffff)
+        self.version = (major, minor)
         self.revision = lib.flyhoistGetRevision().decode()
 
 

@@ -79,19 +79,9 @@ class Context:
     # -- diagnostics ------------------------------------------------------
 
     def _location(self, location):
-        lib = self.lib
-        if lib.mlirLocationIsAFileLineColRange(location):
-            name = lib.mlirIdentifierStr(
-                lib.mlirLocationFileLineColRangeGetFilename(location)).str()
-            return (f'{name}:'
-                    f'{lib.mlirLocationFileLineColRangeGetStartLine(location)}:'
-                    f'{lib.mlirLocationFileLineColRangeGetStartColumn(location)}')
-        if lib.mlirLocationIsAName(location):
-            return self._location(lib.mlirLocationNameGetChildLoc(location))
-        if lib.mlirLocationIsACallSite(location):
-            return self._location(lib.mlirLocationCallSiteGetCallee(location))
+        """Where `location` points, worded as the manifest words it."""
         text = _Collector()
-        lib.mlirLocationPrint(location, text.callback, None)
+        self.lib.flyhoistPrintLocation(location, text.callback, None)
         return text.text()
 
     def _render(self, diagnostic, lines):

@@ -81,23 +81,9 @@ static Text printOperation(MlirOperation op) {
 /* Everything the context reported since the last clearText(&diagnostics). */
 static Text diagnostics = {NULL, 0};
 
+/* Where a diagnostic points, as the manifest words locations. */
 static void appendLocation(Text *text, MlirLocation location) {
-  if (mlirLocationIsAFileLineColRange(location)) {
-    char position[64];
-    appendToText(
-        mlirIdentifierStr(mlirLocationFileLineColRangeGetFilename(location)),
-        text);
-    snprintf(position, sizeof(position), ":%d:%d",
-             mlirLocationFileLineColRangeGetStartLine(location),
-             mlirLocationFileLineColRangeGetStartColumn(location));
-    appendCString(text, position);
-    return;
-  }
-  if (mlirLocationIsAName(location)) {
-    appendLocation(text, mlirLocationNameGetChildLoc(location));
-    return;
-  }
-  mlirLocationPrint(location, appendToText, text);
+  flyhoistPrintLocation(location, appendToText, text);
 }
 
 static void appendDiagnostic(Text *text, MlirDiagnostic diagnostic) {
@@ -326,10 +312,38 @@ static MlirStringRef binaryObject(MlirOperation module) {
  * Success paths
  *===----------------------------------------------------------------------===*/
 
+/* Prints `location` as flyhoistPrintLocation words it, after `what`. */
+static void printLocation(const char *what, MlirLocation location) {
+  Text text = {NULL, 0};
+  flyhoistPrintLocation(location, appendToText, &text);
+  printf("location %s: %s\n", what, textOf(&text));
+  clearText(&text);
+}
+
+/* Every kind of location a frontend builds. */
+static void testLocations(MlirContext context) {
+  MlirLocation file = mlirLocationFileLineColGet(
+      context, mlirStringRefCreateFromCString("k.py"), 9, 4);
+  MlirLocation caller = mlirLocationFileLineColGet(
+      context, mlirStringRefCreateFromCString("host.py"), 3, 1);
+  MlirLocation unknown = mlirLocationUnknownGet(context);
+  printLocation("file", file);
+  printLocation("name", mlirLocationNameGet(
+                            context, mlirStringRefCreateFromCString("row"),
+                            file));
+  printLocation("call site", mlirLocationCallSiteGet(file, caller));
+  MlirLocation parts[] = {unknown, caller, file};
+  printLocation("fused", mlirLocationFusedGet(context, 3, parts,
+                                              mlirAttributeGetNull()));
+  printLocation("unknown", unknown);
+  printLocation("call site of unknown", mlirLocationCallSiteGet(unknown, file));
+}
+
 static void testSuccess(void) {
   printf("api version %u.%u\n", flyhoistGetAPIVersion() >> 16,
          flyhoistGetAPIVersion() & 0xffff);
   MlirContext context = createFrontendContext();
+  testLocations(context);
 
   /* The pipeline route: the frontend's own pass manager, MLIR's parser. */
   MlirOperation module = traceKernel(context, 128, "kernel-128.mlir");

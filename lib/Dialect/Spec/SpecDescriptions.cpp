@@ -1,7 +1,8 @@
 //===- SpecDescriptions.cpp - The spec dialect's words for people ---------===//
 //
-// The text of reasons and preconditions, for remarks and people only: the
-// record and the manifest carry them typed (SpecDialect.cpp verifies them).
+// The text of reasons, preconditions and locations, for remarks and people
+// only: the record and the manifest carry reasons and preconditions typed
+// (SpecDialect.cpp verifies them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -146,4 +147,20 @@ std::string mlir::flyhoist::spec::describePrecondition(Attribute precondition) {
         return ("value == " + fact.getDescription().getValue()).str();
       })
       .Default([](Attribute) { return std::string("?"); });
+}
+
+std::string mlir::flyhoist::spec::describeLocation(Location location) {
+  if (auto fileLoc = dyn_cast<FileLineColLoc>(location))
+    return (fileLoc.getFilename().getValue() + ":" + Twine(fileLoc.getLine()) +
+            ":" + Twine(fileLoc.getColumn()))
+        .str();
+  if (auto nameLoc = dyn_cast<NameLoc>(location))
+    return describeLocation(nameLoc.getChildLoc());
+  if (auto callLoc = dyn_cast<CallSiteLoc>(location))
+    return describeLocation(callLoc.getCallee());
+  if (auto fusedLoc = dyn_cast<FusedLoc>(location))
+    for (Location inner : fusedLoc.getLocations())
+      if (std::string text = describeLocation(inner); text != "unknown")
+        return text;
+  return "unknown";
 }

@@ -73,6 +73,13 @@ std::optional<PreconditionKind> getPreconditionKind(Attribute precondition);
 /// stride 0 of argument 1").
 std::string describePrecondition(Attribute precondition);
 
+/// Where `location` points, in words for people and the manifest:
+/// "file:line:col" of its first file location (looking through names, the
+/// callee of a call site, and each part of a fused location in turn), or
+/// "unknown". The one rendering of locations: the manifest, the C API's
+/// inference results and the Python package's diagnostics all use it.
+std::string describeLocation(Location location);
+
 /// Enforces the contract "one parameter name has one value in a module",
 /// one `spec.param` at a time.
 class ParamValueTable {
