@@ -10,8 +10,10 @@ using namespace mlir;
 using namespace mlir::flyhoist;
 
 bool mlir::flyhoist::createsLLVMCode(Operation *where, Type type) {
-  if (!LLVM::isCompatibleType(type))
-    return false;
+  return LLVM::isCompatibleType(type) && isLLVMCodeSite(where);
+}
+
+bool mlir::flyhoist::isLLVMCodeSite(Operation *where) {
   if (isa_and_nonnull<LLVM::LLVMDialect>(where->getDialect()))
     return true;
   Operation *function = isa<FunctionOpInterface>(where)

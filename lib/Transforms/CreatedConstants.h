@@ -15,9 +15,13 @@ namespace mlir::flyhoist {
 
 /// Whether code created at `where` (an operation, or a function for code at
 /// its start) for a value of `type` is LLVM dialect code: `type` is an LLVM
-/// type (not `index`) and `where` is an LLVM op or sits in an `llvm.func`,
-/// so that a module written in the LLVM dialect stays so.
+/// type (not `index`) and `where` is an LLVM op or sits in an `llvm.func`
+/// (isLLVMCodeSite), so that a module written in the LLVM dialect stays so.
 bool createsLLVMCode(Operation *where, Type type);
+
+/// The half of createsLLVMCode that does not depend on the type: whether
+/// `where` is an LLVM op or sits in an `llvm.func`.
+bool isLLVMCodeSite(Operation *where);
 
 /// A constant `value` at `builder`'s insertion point, in the dialect
 /// createsLLVMCode(`where`, its type) says.

@@ -20,10 +20,27 @@ static SmallVector<Attribute> preconditionsOf(MLIRContext *context,
   return facts;
 }
 
+spec::HoistedParamAttr HoistedEntryCache::get(
+    MLIRContext *context, StringAttr name, Type type,
+    std::optional<int64_t> argument, Type zeroExtendedTo,
+    ArrayAttr preconditions, std::optional<int64_t> hostArgument) {
+  auto [it, inserted] =
+      entries.try_emplace({name.getAsOpaquePointer(), argument.value_or(-1)});
+  spec::HoistedParamAttr &entry = it->second;
+  if (inserted || entry.getType() != type ||
+      entry.getZeroExtendedTo() != zeroExtendedTo ||
+      entry.getPreconditions() != preconditions ||
+      entry.getHostArgument() != hostArgument)
+    entry = spec::HoistedParamAttr::get(context, name, type, argument,
+                                        zeroExtendedTo, preconditions,
+                                        hostArgument);
+  return entry;
+}
+
 /// The record entry of hoisted parameter `param` (never its value).
 static spec::HoistedParamAttr
 hoistedEntry(MLIRContext *context, const ParamPlan &param,
-             std::optional<unsigned> hostArgument) {
+             std::optional<unsigned> hostArgument, HoistedEntryCache &entries) {
   auto number = [](std::optional<unsigned> value) -> std::optional<int64_t> {
     if (!value)
       return std::nullopt;
@@ -37,9 +54,8 @@ hoistedEntry(MLIRContext *context, const ParamPlan &param,
                   ? param.encoding.argumentType(param.carrierType)
                   : param.type;
   Type zeroExtendedTo = param.encoding.narrow ? param.carrierType : Type();
-  return spec::HoistedParamAttr::get(
-      context, param.name, type, number(param.argumentIndex), zeroExtendedTo,
-      facts, number(hostArgument));
+  return entries.get(context, param.name, type, number(param.argumentIndex),
+                     zeroExtendedTo, facts, number(hostArgument));
 }
 
 void mlir::flyhoist::addKeptEntry(FunctionOpInterface function,
@@ -94,7 +110,8 @@ static void mergeEarlierKept(const KernelPlan &plan,
 }
 
 void mlir::flyhoist::writeRecord(KernelPlan &plan, KeptRecordEntries &kept,
-                                 const HostArgumentPlan &hostArguments) {
+                                 const HostArgumentPlan &hostArguments,
+                                 HoistedEntryCache &entries) {
   FunctionOpInterface function = plan.kernel->function;
   MLIRContext *context = function->getContext();
   Operation *host = plan.kernel->launchSites.empty()
@@ -110,7 +127,7 @@ void mlir::flyhoist::writeRecord(KernelPlan &plan, KeptRecordEntries &kept,
       if (const HostArgument *argument =
               hostArguments.find(host, param.name, param.type))
         hostArgument = argument->index;
-    hoisted.push_back(hoistedEntry(context, param, hostArgument));
+    hoisted.push_back(hoistedEntry(context, param, hostArgument, entries));
   }
   // A function hoisted before (e.g. a second run with materialize-kept=false)
   // keeps its earlier entries: the record describes the whole signature.

@@ -87,7 +87,8 @@ HoistRewriter::HoistRewriter(const DiscoveredModule &discovered,
                              const HostArgumentPlan &hostArguments)
     : discovered(discovered), options(options), hostArguments(hostArguments),
       launchValues(
-          std::make_unique<LaunchValueProvider>(discovered, hostArguments)) {}
+          std::make_unique<LaunchValueProvider>(discovered, hostArguments)),
+      hoistedEntries(std::make_unique<HoistedEntryCache>()) {}
 
 HoistRewriter::~HoistRewriter() = default;
 
@@ -123,7 +124,7 @@ void HoistRewriter::rewriteGroup(MutableArrayRef<KernelPlan> plans) {
   for (auto &[kernel, kept] : rewritten)
     updateLaunchSites(*kernel, *launchValues);
   for (auto &[kernel, kept] : rewritten)
-    writeRecord(*kernel, kept, hostArguments);
+    writeRecord(*kernel, kept, hostArguments, *hoistedEntries);
 }
 
 HoistSummary HoistRewriter::finish() {

@@ -17,6 +17,7 @@
 
 namespace mlir::flyhoist {
 
+class HoistedEntryCache;
 class LaunchValueProvider;
 
 /// Carries out plans on the module they were made for, one group at a time
@@ -50,6 +51,7 @@ private:
   const HoistOptions &options;
   const HostArgumentPlan &hostArguments;
   std::unique_ptr<LaunchValueProvider> launchValues;
+  std::unique_ptr<HoistedEntryCache> hoistedEntries;
   HoistSummary summary;
 };
 

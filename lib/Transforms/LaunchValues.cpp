@@ -38,43 +38,62 @@ static Value convert(Operation *site, KnownValue known, Type siteType) {
                                     known.value);
 }
 
-Value LaunchValueProvider::valueAt(Operation *site, StringAttr name, Type type,
-                                   Type siteType, int64_t value) {
+const LaunchValueProvider::SiteFacts &
+LaunchValueProvider::factsOf(Operation *site) {
+  if (site == last.site)
+    return last;
+  last = SiteFacts();
+  last.site = site;
+  auto function = site->getParentOfType<FunctionOpInterface>();
   // A site inside a region isolated from above cannot use the caller's
   // arguments (planning made sure no hoisting depends on it).
-  auto caller = site->getParentOfType<FunctionOpInterface>();
-  if (caller && isolatedScope(site) == caller.getOperation()) {
-    auto known = arguments.find(key(caller, name, type));
+  if (function && isolatedScope(site) == function.getOperation())
+    last.caller = function;
+  last.llvmCodeSite = isLLVMCodeSite(site);
+  // Only launch sites of planned functions are at or after the first of
+  // their block; a host call that hoist-into-host extended may come before
+  // it, where a constant placed there would not dominate it.
+  if (plannedSites.contains(site))
+    last.firstInBlock = firstSiteInBlock.lookup(site->getBlock());
+  return last;
+}
+
+Value LaunchValueProvider::valueAt(Operation *site, StringAttr name, Type type,
+                                   Type siteType, int64_t value) {
+  const SiteFacts &facts = factsOf(site);
+  if (FunctionOpInterface caller = facts.caller) {
+    auto known = arguments.empty() ? arguments.end()
+                                   : arguments.find(key(caller, name, type));
     if (known != arguments.end())
       return convert(site, known->second, siteType);
     if (const HostArgument *argument = hostArguments.find(caller, name, type))
       return convert(site, addHostArgument(caller, *argument, value), siteType);
   }
-  return constantFor(site, siteType, value);
+  return constantFor(factsOf(site), siteType, value);
 }
 
-/// The constant `site` passes: one per block, type, value and dialect,
+/// The constant `facts.site` passes: one per block, type, value and dialect,
 /// before the block's first launch site, shared by all its launch sites (a
 /// module launching thousands of kernels from one function would otherwise
 /// get thousands of copies for cse to fold). Sites that are not launch sites
-/// of a planned function (a host call that hoist-into-host extended, which
-/// may come before the block's first launch site, where a constant would not
-/// dominate it) get their own.
-Value LaunchValueProvider::constantFor(Operation *site, Type type,
+/// of a planned function (a host call that hoist-into-host extended) get
+/// their own.
+Value LaunchValueProvider::constantFor(const SiteFacts &facts, Type type,
                                        int64_t value) {
-  IntegerAttr attr = IntegerAttr::get(type, value);
-  if (!plannedSites.contains(site)) {
+  Operation *site = facts.site;
+  if (!facts.firstInBlock) {
     OpBuilder builder(site);
-    return createConstant(builder, site->getLoc(), site, attr);
+    return createConstant(builder, site->getLoc(), site,
+                          IntegerAttr::get(type, value));
   }
-  Operation *first = firstSiteInBlock.lookup(site->getBlock());
-  bool llvmConstant = createsLLVMCode(site, type);
+  bool llvmConstant = facts.llvmCodeSite && LLVM::isCompatibleType(type);
   auto [it, inserted] =
       constants.try_emplace({site->getBlock(), type.getAsOpaquePointer(), value,
                              static_cast<unsigned>(llvmConstant)});
   if (inserted) {
-    OpBuilder builder(first);
-    it->second = createConstant(builder, first->getLoc(), site, attr);
+    OpBuilder builder(facts.firstInBlock);
+    it->second = createConstant(builder, facts.firstInBlock->getLoc(), site,
+                                IntegerAttr::get(type, value));
   }
   return it->second;
 }

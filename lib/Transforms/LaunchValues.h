@@ -62,7 +62,25 @@ private:
     return {function, name, type.getAsOpaquePointer()};
   }
 
-  Value constantFor(Operation *site, Type type, int64_t value);
+  /// What valueAt needs to know of a launch site, whatever the parameter.
+  struct SiteFacts {
+    Operation *site = nullptr;
+    /// The function whose arguments the site can use: the function it is
+    /// in, unless a region isolated from above lies between them.
+    FunctionOpInterface caller;
+    /// Whether constants of LLVM types passed there are
+    /// `llvm.mlir.constant` (isLLVMCodeSite).
+    bool llvmCodeSite = false;
+    /// The first launch site of a planned function in its block; null when
+    /// the site is not one.
+    Operation *firstInBlock = nullptr;
+  };
+
+  /// The facts of `site`. valueAt is asked once per site and parameter, in
+  /// runs of one site: the last answer is kept (guarded by
+  /// test/Bench/pass-cost.test, shape `many`).
+  const SiteFacts &factsOf(Operation *site);
+  Value constantFor(const SiteFacts &facts, Type type, int64_t value);
   KnownValue addHostArgument(FunctionOpInterface function,
                              const HostArgument &argument, int64_t value);
 
@@ -72,6 +90,8 @@ private:
   /// for functions that pass them on) and host arguments.
   DenseMap<Key, KnownValue> arguments;
   llvm::DenseSet<Operation *> replacedParams;
+  /// The facts of the site asked for last.
+  SiteFacts last;
   /// The launch sites of the functions the pass plans for, and the first of
   /// them in each block.
   llvm::DenseSet<Operation *> plannedSites;
