@@ -130,9 +130,8 @@ struct MakeBufferRsrc {
   }
 };
 /// rocdl.raw.ptr.buffer.*: the resource's base is an address, its
-/// num_records a bound the hardware reads; offsets are addresses; `aux` is
-/// cache policy (and an immediate, which the intrinsic's declaration says
-/// first); vdata, src and cmp are data.
+/// num_records a bound the hardware reads; offsets are addresses; `aux`
+/// (cache policy) is an immediate; vdata, src and cmp are data.
 struct RocdlBufferAccess {
   template <typename OpTy>
   static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {
@@ -144,7 +143,7 @@ struct RocdlBufferAccess {
         return data();
     }
     if (compat::isBufferAuxOperand(op, use))
-      return policy();
+      return immediate();
     if (is(use, op.getRsrcMutable()) || is(use, op.getOffsetMutable()) ||
         is(use, op.getSoffsetMutable()))
       return address(use, facet);
@@ -152,17 +151,17 @@ struct RocdlBufferAccess {
   }
 };
 /// rocdl.raw.ptr.buffer.load.lds (rsrc, ldsPtr, size, voffset, soffset,
-/// offset, aux): the resource as above, the LDS pointer and the offsets
-/// are addresses; the per-lane size and aux are policy. (size, offset and
-/// aux are immediates, which the intrinsic's declaration says first.)
+/// offset, aux): the resource as above, the LDS pointer and voffset and
+/// soffset are addresses; the per-lane size, the instruction's offset and
+/// aux are immediates.
 struct BufferToLDS {
   static UseVerdict classify(ROCDL::RawPtrBufferLoadLdsOp load, OpOperand &use,
                              unsigned facet) {
-    if (is(use, load.getSizeMutable()) || compat::isBufferAuxOperand(load, use))
-      return policy();
+    if (is(use, load.getSizeMutable()) || is(use, load.getOffsetMutable()) ||
+        compat::isBufferAuxOperand(load, use))
+      return immediate();
     if (is(use, load.getRsrcMutable()) || is(use, load.getLdsPtrMutable()) ||
-        is(use, load.getVoffsetMutable()) ||
-        is(use, load.getSoffsetMutable()) || is(use, load.getOffsetMutable()))
+        is(use, load.getVoffsetMutable()) || is(use, load.getSoffsetMutable()))
       return address(use, facet);
     return unclassified();
   }

@@ -53,6 +53,14 @@ inline UseVerdict data() {
 inline UseVerdict policy() {
   return UseVerdict::blocking(BlockReason::MaskOrPadding);
 }
+/// An operand the instruction encodes as an immediate. LLVM's tables say so
+/// first (isImmediateOperand), but only while the op's operands match the
+/// intrinsic's parameters one to one; the model names it too, so that it
+/// stays blocked where an MLIR release moves another immediate to an
+/// attribute and the match fails (docs/INTEGRATION.md, porting notes).
+inline UseVerdict immediate() {
+  return UseVerdict::blocking(BlockReason::MustBeImmediate);
+}
 
 /// Whether a value of `type` can hold a pointer, and with it a buffer
 /// resource's bound.

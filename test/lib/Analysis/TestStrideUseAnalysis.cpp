@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "flyhoist/Analysis/StrideUseAnalysis.h"
+#include "flyhoist/Analysis/StrideUseOpInterface.h"
 #include "flyhoist/Dialect/Spec/SpecDialect.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -52,6 +53,16 @@ struct TestStrideUseAnalysisPass
     : public PassWrapper<TestStrideUseAnalysisPass, OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TestStrideUseAnalysisPass)
 
+  TestStrideUseAnalysisPass() = default;
+  TestStrideUseAnalysisPass(const TestStrideUseAnalysisPass &other)
+      : PassWrapper(other) {}
+
+  Option<bool> modelVerdicts{
+      *this, "model-verdicts",
+      llvm::cl::desc("Also print what the user's StrideUseOpInterface model "
+                     "says of each use on its own, without LLVM's intrinsic "
+                     "tables: a model must name every immediate itself")};
+
   StringRef getArgument() const final { return "test-stride-use-analysis"; }
   void getDependentDialects(DialectRegistry &registry) const override {
     registerStrideUseExternalModels(registry);
@@ -92,6 +103,12 @@ struct TestStrideUseAnalysisPass
             << who << " operand #" << use.getOperandNumber() << " ("
             << describeFacet(use.get().getType(), facet)
             << "): " << describeVerdict(verdict);
+        if (!modelVerdicts)
+          return;
+        if (auto model = dyn_cast<StrideUseOpInterface>(use.getOwner()))
+          use.getOwner()->emitRemark()
+              << "model: operand #" << use.getOperandNumber() << ": "
+              << describeVerdict(model.classifyStrideUse(use, facet));
       };
       SmallVector<ParamUseSummary> summaries =
           analyzeParamUses(roots, /*rules=*/{}, visitor);
