@@ -30,6 +30,7 @@ tool_dirs = [config.flyhoist_tools_dir, config.llvm_tools_dir]
 tools = [
     "fly-opt",
     "flyhoist-pass-faults",
+    "flyhoist-compat-test",
     ToolSubst("mlir-runner", unresolved="ignore"),
     ToolSubst("mlir-opt", unresolved="ignore"),
 ]
