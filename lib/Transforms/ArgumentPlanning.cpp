@@ -33,7 +33,6 @@ static spec::KeepReasonInfo reasonInfo(spec::KeepReason reason,
   return why;
 }
 
-
 Type mlir::flyhoist::argumentCarrierType(FunctionOpInterface function,
                                          Type type) {
   if (!isa<LLVM::LLVMFuncOp>(function.getOperation()) || !type.isIndex())

@@ -20,10 +20,11 @@ static SmallVector<Attribute> preconditionsOf(MLIRContext *context,
   return facts;
 }
 
-spec::HoistedParamAttr HoistedEntryCache::get(
-    MLIRContext *context, StringAttr name, Type type,
-    std::optional<int64_t> argument, Type zeroExtendedTo,
-    ArrayAttr preconditions, std::optional<int64_t> hostArgument) {
+spec::HoistedParamAttr
+HoistedEntryCache::get(MLIRContext *context, StringAttr name, Type type,
+                       std::optional<int64_t> argument, Type zeroExtendedTo,
+                       ArrayAttr preconditions,
+                       std::optional<int64_t> hostArgument) {
   auto [it, inserted] =
       entries.try_emplace({name.getAsOpaquePointer(), argument.value_or(-1)});
   spec::HoistedParamAttr &entry = it->second;
@@ -38,9 +39,10 @@ spec::HoistedParamAttr HoistedEntryCache::get(
 }
 
 /// The record entry of hoisted parameter `param` (never its value).
-static spec::HoistedParamAttr
-hoistedEntry(MLIRContext *context, const ParamPlan &param,
-             std::optional<unsigned> hostArgument, HoistedEntryCache &entries) {
+static spec::HoistedParamAttr hoistedEntry(MLIRContext *context,
+                                           const ParamPlan &param,
+                                           std::optional<unsigned> hostArgument,
+                                           HoistedEntryCache &entries) {
   auto number = [](std::optional<unsigned> value) -> std::optional<int64_t> {
     if (!value)
       return std::nullopt;

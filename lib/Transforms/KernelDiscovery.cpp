@@ -133,8 +133,9 @@ private:
     found.anyEquals |= static_cast<bool>(param.getEquals());
     if (param->getBlock() != lastBlock) {
       lastBlock = param->getBlock();
-      lastList = &found.paramsByFunction
-                      [param->getParentOfType<FunctionOpInterface>()];
+      lastList =
+          &found
+               .paramsByFunction[param->getParentOfType<FunctionOpInterface>()];
     }
     lastList->push_back(param);
     return WalkResult::advance();

@@ -1,4 +1,4 @@
-//===- KernelDiscovery.h - What is a kernel, and who launches it -*- C++ -*-===//
+//===- KernelDiscovery.h - What is a kernel, who launches it ----*- C++ -*-===//
 //
 // The one place that says which functions of a module are kernels for
 // hoist-stride-specialization, which are device functions, which operations

@@ -65,8 +65,8 @@ static void groupByName(ArrayRef<ParamOp> ops, OwnParamScratch &lists) {
 /// `run`: its name, value and type, its ops, and what planning needs to know
 /// of them. Returns whether any op has a use.
 static bool describeOps(ArrayRef<ParamOp> ops, ArrayRef<unsigned> order,
-                        std::pair<unsigned, unsigned> run,
-                        Operation *function, ParamPlan &param) {
+                        std::pair<unsigned, unsigned> run, Operation *function,
+                        ParamPlan &param) {
   ParamOp front = ops[order[run.first]];
   param.name = front.getNameAttr();
   param.value = front.getIntValue();

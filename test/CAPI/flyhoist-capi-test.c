@@ -328,13 +328,13 @@ static void testLocations(MlirContext context) {
       context, mlirStringRefCreateFromCString("host.py"), 3, 1);
   MlirLocation unknown = mlirLocationUnknownGet(context);
   printLocation("file", file);
-  printLocation("name", mlirLocationNameGet(
-                            context, mlirStringRefCreateFromCString("row"),
-                            file));
+  printLocation(
+      "name", mlirLocationNameGet(context,
+                                  mlirStringRefCreateFromCString("row"), file));
   printLocation("call site", mlirLocationCallSiteGet(file, caller));
   MlirLocation parts[] = {unknown, caller, file};
-  printLocation("fused", mlirLocationFusedGet(context, 3, parts,
-                                              mlirAttributeGetNull()));
+  printLocation(
+      "fused", mlirLocationFusedGet(context, 3, parts, mlirAttributeGetNull()));
   printLocation("unknown", unknown);
   printLocation("call site of unknown", mlirLocationCallSiteGet(unknown, file));
 }

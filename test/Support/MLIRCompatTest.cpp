@@ -44,8 +44,8 @@ struct BufferOpWithAuxOperand {
 struct BufferOpWithAuxAttribute {};
 
 // The member detection picks each form from the type alone.
-static_assert(!compat::detail::HasOpSuccessorInputs<BranchWithoutInputs,
-                                                    SuccessorWithInputs>::value);
+static_assert(!compat::detail::HasOpSuccessorInputs<
+              BranchWithoutInputs, SuccessorWithInputs>::value);
 static_assert(compat::detail::HasOpSuccessorInputs<BranchWithInputs,
                                                    SuccessorOnly>::value);
 static_assert(compat::detail::HasAuxOperand<BufferOpWithAuxOperand>::value);
@@ -71,19 +71,20 @@ int main() {
                        ? "the successor's inputs"
                        : "wrong")
                << "\n";
-  llvm::outs() << "successorInputs, main form: "
-               << (compat::successorInputs(branchMain, SuccessorOnly{})
-                               .front() == add.getResult()
-                       ? "the op's inputs"
-                       : "wrong")
-               << "\n";
+  llvm::outs()
+      << "successorInputs, main form: "
+      << (compat::successorInputs(branchMain, SuccessorOnly{}).front() ==
+                  add.getResult()
+              ? "the op's inputs"
+              : "wrong")
+      << "\n";
 
   BufferOpWithAuxOperand op22{&add->getOpOperand(1)};
   BufferOpWithAuxAttribute opMain;
   llvm::outs() << "isBufferAuxOperand, 22 form: aux "
                << compat::isBufferAuxOperand(op22, add->getOpOperand(1))
-               << ", other " << compat::isBufferAuxOperand(
-                                    op22, add->getOpOperand(0))
+               << ", other "
+               << compat::isBufferAuxOperand(op22, add->getOpOperand(0))
                << "\n";
   llvm::outs() << "isBufferAuxOperand, main form: "
                << compat::isBufferAuxOperand(opMain, add->getOpOperand(1))
