@@ -20,7 +20,6 @@
 
 using namespace mlir;
 using namespace mlir::flyhoist;
-using spec::ParamOp;
 
 /// A function-level reason with the details its words name.
 static spec::KeepReasonInfo reasonInfo(spec::KeepReason reason,

@@ -13,6 +13,10 @@ bool mlir::flyhoist::createsLLVMCode(Operation *where, Type type) {
   return LLVM::isCompatibleType(type) && isLLVMCodeSite(where);
 }
 
+bool mlir::flyhoist::createsLLVMCode(bool llvmCodeSite, Type type) {
+  return llvmCodeSite && LLVM::isCompatibleType(type);
+}
+
 bool mlir::flyhoist::isLLVMCodeSite(Operation *where) {
   if (isa_and_nonnull<LLVM::LLVMDialect>(where->getDialect()))
     return true;

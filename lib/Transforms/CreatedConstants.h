@@ -23,6 +23,10 @@ bool createsLLVMCode(Operation *where, Type type);
 /// `where` is an LLVM op or sits in an `llvm.func`.
 bool isLLVMCodeSite(Operation *where);
 
+/// createsLLVMCode at a site whose isLLVMCodeSite answer is
+/// `llvmCodeSite` (asked once for many values).
+bool createsLLVMCode(bool llvmCodeSite, Type type);
+
 /// A constant `value` at `builder`'s insertion point, in the dialect
 /// createsLLVMCode(`where`, its type) says.
 Value createConstant(OpBuilder &builder, Location loc, Operation *where,

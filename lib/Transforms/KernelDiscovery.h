@@ -16,7 +16,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Support/LLVM.h"
-#include "llvm/ADT/APInt.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <optional>

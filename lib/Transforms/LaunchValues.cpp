@@ -6,7 +6,6 @@
 #include "SignatureEdits.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
 using namespace mlir;
 using namespace mlir::flyhoist;
@@ -60,16 +59,16 @@ LaunchValueProvider::factsOf(Operation *site) {
 
 Value LaunchValueProvider::valueAt(Operation *site, StringAttr name, Type type,
                                    Type siteType, int64_t value) {
-  const SiteFacts &facts = factsOf(site);
+  // (A copy: addHostArgument asks for the facts of other sites.)
+  SiteFacts facts = factsOf(site);
   if (FunctionOpInterface caller = facts.caller) {
-    auto known = arguments.empty() ? arguments.end()
-                                   : arguments.find(key(caller, name, type));
+    auto known = arguments.find(key(caller, name, type));
     if (known != arguments.end())
       return convert(site, known->second, siteType);
     if (const HostArgument *argument = hostArguments.find(caller, name, type))
       return convert(site, addHostArgument(caller, *argument, value), siteType);
   }
-  return constantFor(factsOf(site), siteType, value);
+  return constantFor(facts, siteType, value);
 }
 
 /// The constant `facts.site` passes: one per block, type, value and dialect,
@@ -86,7 +85,7 @@ Value LaunchValueProvider::constantFor(const SiteFacts &facts, Type type,
     return createConstant(builder, site->getLoc(), site,
                           IntegerAttr::get(type, value));
   }
-  bool llvmConstant = facts.llvmCodeSite && LLVM::isCompatibleType(type);
+  bool llvmConstant = createsLLVMCode(facts.llvmCodeSite, type);
   auto [it, inserted] =
       constants.try_emplace({site->getBlock(), type.getAsOpaquePointer(), value,
                              static_cast<unsigned>(llvmConstant)});
