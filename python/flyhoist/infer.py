@@ -119,7 +119,7 @@ class Inference:
     # -- the cache's entry point ---------------------------------------------
 
     def get(self, kernel, params, trace, args=None):
-        from .cache import Launch
+        from .variant import Launch
         cache = self.cache
         key = (kernel, tuple(sorted(params.items())))
         known = self.launches.get(key)
@@ -202,7 +202,7 @@ class Inference:
             template.close()
             state.reason = f'not hoisted: {str(error).splitlines()[-1]}'
             return self._per_value_fresh(kernel, params, text, state.reason)
-        from .cache import Variant
+        from .variant import Variant
         variant = Variant(kernel, values, manifest, set(matched))
         if variant.failure(values, args) is not None:
             template.close()
@@ -223,7 +223,7 @@ class Inference:
     def _compile(self, kernel, params, module):
         """The trace hoisted as it is (its own spec.params, if any) and
         compiled: good for these values only."""
-        from .cache import Variant
+        from .variant import Variant
         cache = self.cache
         manifest = module.hoist(cache.options)
         variant = Variant(kernel, params, manifest, ())

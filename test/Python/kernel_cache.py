@@ -11,7 +11,8 @@ import sys
 import flyhoist
 from flyhoist import KernelCache, PreconditionError, Target
 from flyhoist import ManifestError
-from flyhoist.cache import Launch, Variant, compile_precondition
+from flyhoist.cache import Launch, Variant
+from flyhoist.contract import compile_precondition
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 'Inputs'))

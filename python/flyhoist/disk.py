@@ -1,0 +1,150 @@
+"""The on-disk level of the code-object cache (FLYHOIST_CACHE_DIR)."""
+
+import contextlib
+import errno
+import os
+import sys
+import tempfile
+import threading
+
+from . import _objects
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - not on the platforms we run on
+    fcntl = None
+
+def default_cache_dir():
+    """FLYHOIST_CACHE_DIR, $XDG_CACHE_HOME/flyhoist or ~/.cache/flyhoist;
+    None when there is no home to put it in."""
+    explicit = os.environ.get('FLYHOIST_CACHE_DIR')
+    if explicit:
+        return explicit
+    base = os.environ.get('XDG_CACHE_HOME')
+    if not base:
+        # Without HOME Python asks the password database; without an entry
+        # there it returns '~' as is, which is no folder to create.
+        base = os.path.expanduser('~/.cache')
+        if base.startswith('~'):
+            return None
+    return os.path.join(base, 'flyhoist')
+
+
+_umask_lock = threading.Lock()
+
+
+def _umask():
+    """The process umask, without changing it where Linux says it."""
+    try:
+        with open('/proc/self/status') as f:
+            for line in f:
+                if line.startswith('Umask:'):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    with _umask_lock:
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
+
+
+def _stderr_warning(key, message):
+    print(f'[flyhoist] warning: {message}', file=sys.stderr, flush=True)
+
+
+class DiskCache:
+    """Code objects by key, one file per key, shared by processes.
+
+    A file is written to a temporary name in the same folder and renamed
+    over the final one (atomic on POSIX), so a reader sees all of an entry
+    or none; its header carries each object's SHA-256, so a damaged file is
+    a miss, never a wrong object. Files get the mode the process umask gives
+    a new file (0o666 & ~umask), so a cache shared by a group stays shared.
+
+    It never raises: a folder that cannot be made, read or written (no home,
+    a read-only file system, a file where a folder should be, an object path
+    that is a folder) makes the cache miss or skip the write, and
+    `warn(key, message)` is told once per kind of trouble.
+    """
+
+    def __init__(self, root, warn=None):
+        self.root = root
+        self._warn = warn or _stderr_warning
+        for sub in ('objects', 'locks'):
+            try:
+                os.makedirs(os.path.join(root, sub), exist_ok=True)
+            except OSError as error:
+                self._trouble(f'create {sub}/', error)
+
+    def _trouble(self, what, error):
+        self._warn('disk', f'the disk cache {self.root} is not usable '
+                           f'({what}: {error}); code objects are compiled '
+                           f'and kept in memory only')
+
+    def _path(self, digest):
+        return os.path.join(self.root, 'objects', digest[:2],
+                            digest + '.bin')
+
+    def get(self, digest):
+        try:
+            with open(self._path(digest), 'rb') as f:
+                data = f.read()
+        except OSError:
+            return None
+        return _objects.decode(data, digest)
+
+    def put(self, digest, objects):
+        """Writes the entry; False (after a warning) when it cannot."""
+        path = self._path(digest)
+        temporary = None
+        try:
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path),
+                                             prefix='.tmp-')
+            with os.fdopen(fd, 'wb') as f:
+                f.write(_objects.encode(objects, digest))
+                f.flush()
+                # mkstemp makes 0600 files whatever the umask.
+                os.fchmod(f.fileno(), 0o666 & ~_umask())
+                os.fsync(f.fileno())
+            os.replace(temporary, path)
+            return True
+        except OSError as error:
+            if temporary is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(temporary)
+            self._trouble(f'write {os.path.relpath(path, self.root)}', error)
+            return False
+
+    @contextlib.contextmanager
+    def lock(self, digest):
+        """Held while one process checks, compiles and writes `digest`.
+        Without a lock file (a read-only cache) it is not held, and two
+        processes may compile the same key."""
+        if fcntl is None:
+            yield
+            return
+        path = os.path.join(self.root, 'locks', digest + '.lock')
+        try:
+            f = open(path, 'a')
+        except OSError as error:
+            self._trouble('open a lock file', error)
+            yield
+            return
+        with f:
+            locked = False
+            while True:
+                try:
+                    fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+                    locked = True
+                    break
+                except OSError as error:
+                    if error.errno != errno.EINTR:  # not just interrupted
+                        self._trouble('lock', error)
+                        break
+            try:
+                yield
+            finally:
+                if locked:
+                    with contextlib.suppress(OSError):
+                        fcntl.flock(f.fileno(), fcntl.LOCK_UN)
