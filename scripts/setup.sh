@@ -13,6 +13,9 @@ packages=(
   python3-redis redis-server
   # The pass-cost check (test/Bench/pass-cost.test) counts instructions.
   valgrind
+  # FlyDSL's venv (scripts/setup-flydsl.sh): venv, and the CPU-only torch
+  # that FlyDSL imports to trace.
+  python3-venv python3-torch
 )
 
 missing=()
@@ -22,15 +25,16 @@ for package in "${packages[@]}"; do
   fi
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -ne 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  if [ "$(id -u)" -ne 0 ]; then
+    sudo_cmd=(sudo)
+  fi
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-echo "setup: installing ${missing[*]}"
-sudo_cmd=()
-if [ "$(id -u)" -ne 0 ]; then
-  sudo_cmd=(sudo)
-fi
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# FlyDSL, pinned, in its own venv (a no-op when it is there).
+"$(dirname "${BASH_SOURCE[0]}")/setup-flydsl.sh"
