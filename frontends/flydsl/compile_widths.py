@@ -1,0 +1,130 @@
+"""Compiles one FlyDSL kernel for N widths through FlyDSL's own JIT, no GPU.
+
+Run under the FlyDSL venv (scripts/flydsl.sh sets it up). For each width the
+kernel is built anew with the width as a plain Python int, traced with CPU
+tensors under COMPILE_ONLY=1 and ARCH=<chip>, and compiled by FlyDSL's
+pipeline down to its device binary (`gpu.binary`). The binaries are read back
+from FlyDSL's compiled artifact and counted.
+
+Widths: 256 (the default, equal to block_k) first, then 1, 2, 3, ...
+"""
+
+import argparse
+import hashlib
+import os
+import sys
+import time
+
+KERNELS = ("gather", "prefill")
+CHIPS = ("gfx942", "gfx950")
+
+
+def widths_for(count):
+    """`count` widths: 256 first, then 1, 2, 3, ... (256 is not repeated)."""
+    widths = [256]
+    width = 1
+    while len(widths) < count:
+        if width != 256:
+            widths.append(width)
+        width += 1
+    return widths[:count]
+
+
+def _launcher_and_args(kernel, width):
+    import torch
+
+    if kernel == "gather":
+        from paged_gather import build_launcher
+
+        block_size, head_dim, num_seqs = 16, 128, 2
+        launch = build_launcher(width, block_size, head_dim, num_seqs)
+        args = (
+            torch.zeros(num_seqs * width * block_size * head_dim, dtype=torch.uint8),
+            torch.zeros(64 * block_size * head_dim, dtype=torch.uint8),
+            torch.zeros(num_seqs * width, dtype=torch.int32),
+        )
+        return launch, args
+    from mqa_logits_fp4_prefill import example_launch
+
+    return example_launch(max_blocks_per_seq=width)
+
+
+def device_binaries(launcher):
+    """The device code objects of the launcher's last compile, as bytes."""
+    from flydsl._mlir import ir
+    from flydsl._mlir.dialects import gpu
+    from flydsl.compiler.jit_function import _create_mlir_context
+
+    _, artifact = launcher._last_compiled
+    found = []
+
+    def visit(op):
+        if op.name == "gpu.binary":
+            for obj in ir.ArrayAttr(op.attributes["objects"]):
+                found.append(bytes(gpu.ObjectAttr(obj).object))
+        return ir.WalkResult.ADVANCE
+
+    with _create_mlir_context():
+        ir.Module.parse(artifact.ir).operation.walk(visit)
+    return found
+
+
+def compile_widths(kernel, chip, widths, dump_dir=None, save_dir=None):
+    """Compiles every width; returns (binaries, seconds) per width."""
+    os.environ["COMPILE_ONLY"] = "1"
+    os.environ["ARCH"] = chip
+    os.environ["FLYDSL_RUNTIME_ENABLE_CACHE"] = "0"
+    results = []
+    for index, width in enumerate(widths):
+        if dump_dir and index == 0:
+            os.environ["FLYDSL_DUMP_IR"] = "1"
+            os.environ["FLYDSL_DUMP_DIR"] = dump_dir
+        launch, args = _launcher_and_args(kernel, width)
+        start = time.perf_counter()
+        launch(*args)
+        seconds = time.perf_counter() - start
+        os.environ.pop("FLYDSL_DUMP_IR", None)
+        binaries = device_binaries(launch)
+        if save_dir:
+            for number, blob in enumerate(binaries):
+                name = f"{kernel}-{chip}-w{width}-{number}.hsaco"
+                with open(os.path.join(save_dir, name), "wb") as out:
+                    out.write(blob)
+        results.append((width, binaries, seconds))
+    return results
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kernel", choices=KERNELS, required=True)
+    parser.add_argument("--chip", choices=CHIPS, required=True)
+    parser.add_argument("--widths", type=int, required=True, help="how many widths")
+    parser.add_argument("--dump-dir", help="FlyDSL's IR of the first width, every stage")
+    parser.add_argument("--save-dir", help="write each device binary here")
+    parser.add_argument("--verbose", action="store_true", help="one line per width")
+    options = parser.parse_args(argv)
+    if options.widths < 1:
+        parser.error("--widths must be at least 1")
+    if options.kernel == "prefill" and options.chip != "gfx950":
+        parser.error("the prefill kernel uses gfx950's scaled FP4 MFMA: --chip gfx950")
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+    results = compile_widths(
+        options.kernel, options.chip, widths_for(options.widths), options.dump_dir, options.save_dir
+    )
+    total = sum(seconds for _, _, seconds in results)
+    distinct = {hashlib.sha256(blob).hexdigest() for _, blobs, _ in results for blob in blobs}
+    count = sum(len(blobs) for _, blobs, _ in results)
+    for width, blobs, seconds in results if options.verbose else ():
+        digest = hashlib.sha256(blobs[0]).hexdigest()[:16] if blobs else "-"
+        print(f"width {width}: {len(blobs)} binary, {seconds * 1000:.0f} ms, sha256 {digest}")
+    print(
+        f"compile: {len(results)} widths in {total:.2f} s "
+        f"({total / len(results) * 1000:.0f} ms per width); {len(distinct)} distinct binaries"
+    )
+    print(f"flydsl alone: {count} device binaries")
+    return 0 if count == len(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
