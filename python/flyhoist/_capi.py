@@ -126,6 +126,9 @@ _SIGNATURES = {
     'mlirDiagnosticPrint': (None, [MlirDiagnostic, MlirStringCallback, _V]),
     'mlirDiagnosticGetLocation': (MlirLocation, [MlirDiagnostic]),
     'mlirDiagnosticGetSeverity': (_I, [MlirDiagnostic]),
+    'mlirOperationWriteBytecode': (None, [MlirOperation, MlirStringCallback,
+                                          _V]),
+    'mlirOperationGetLocation': (MlirLocation, [MlirOperation]),
     'mlirDiagnosticGetNumNotes': (_IP, [MlirDiagnostic]),
     'mlirDiagnosticGetNote': (MlirDiagnostic, [MlirDiagnostic, _IP]),
     # operations

@@ -34,9 +34,10 @@ import os
 import sys
 import threading
 
+from . import _compile_worker
 from .disk import DiskCache, default_cache_dir
 from .infer import Inference
-from .ir import CompileError, Context, Target
+from .ir import CompileError, Context, Target, check_options, check_pipeline
 from .remote import RemoteCache, from_setting as _remote_from_setting
 from .retire import ModuleRetirer, ResidentModules
 from .variant import HoistedArgument, Launch, PreconditionError, Variant
@@ -77,14 +78,23 @@ class KernelCache:
     backend:   the stream/event backend of the retirer (retire.py)
     infer_params: `trace` may emit plain constants: the values are learned
                from the traces (infer.py); every new value is traced
+    compile_in_worker: lower in a worker process, where a fatal error of
+               LLVM's cannot end this one (_compile_worker.py); None:
+               unless FLYHOIST_COMPILE_WORKER=0
+    Bad options and settings raise ValueError here, not at the first get.
     """
 
     def __init__(self, target, options='', cache_dir=None, loader=None,
                  capacity=None, backend=None, retirer=None, context=None,
-                 log=None, remote=None, infer_params=False):
+                 log=None, remote=None, infer_params=False,
+                 compile_in_worker=None):
         self.target = target if isinstance(target, Target) else Target(target)
         self.options = options
         self._context = context
+        self._check_settings()
+        self.compile_in_worker = (_compile_worker.enabled_by_default()
+                                  if compile_in_worker is None
+                                  else bool(compile_in_worker))
         self._user_log = log
         self._warned = set()
         self.warnings = []
@@ -136,6 +146,17 @@ class KernelCache:
         if self._user_log is not None:
             self._user_log(f'warning: {message}')
 
+    def _check_settings(self):
+        """The pass options and the target's pipeline, parsed by the
+        library as every compile will: a ValueError now, naming the option,
+        rather than at the first get."""
+        try:
+            check_options(self.context, self.options)
+        except ValueError as error:
+            raise ValueError(f'invalid options {self.options!r} for '
+                             f'hoist-stride-specialization: {error}') from None
+        check_pipeline(self.context, self.target.pipeline())
+
     @property
     def context(self):
         if self._context is None:
@@ -179,43 +200,61 @@ class KernelCache:
             try:
                 manifest = module.hoist(self.options)
                 variant = Variant(kernel, params, manifest, known)
-                if variant.failure(params, args) is not None:
+                if variant.failure(params, args) is None:
+                    variant, origin = self.attach_or_specialize(
+                        variant, module, params, text, source)
+                else:
                     # The facts the pass chose hold for the value it saw;
                     # what fails is a contract on the arguments: bake it in.
                     module.close()
                     module = context.parse(text, source)
-                    module.run_pipeline(
-                        'builtin.module(materialize-specialization)')
-                    variant = Variant(kernel, params, {'kernels': []},
-                                      set(params), specialized=True)
-                fingerprints = module.fingerprints()
-                try:
-                    origin = self._attach_objects(variant, module,
-                                                  fingerprints)
-                except CompileError as error:
-                    if variant.specialized:
-                        raise
-                    # Hoisting must not turn a kernel that compiles into
-                    # one that does not: bake the values in instead.
-                    module.close()
-                    module = context.parse(text, source)
-                    variant, origin = self._specialize_after_failure(
-                        kernel, params, module, variant, error)
+                    variant, origin = self.compile_specialized(
+                        kernel, params, module)
             finally:
                 module.close()
             self._record(kernel, variant, params, args, origin)
             return Launch(self, variant, params)
 
-    def _specialize_after_failure(self, kernel, params, module, hoisted,
-                                  error):
-        """The kernel compiled fully specialized for `params`, after its
-        hoisted form failed to lower with `error`; logged with the reason."""
+    # -- compiles, and the fallback every route shares ------------------------
+
+    UNLOWERABLE = 'kept specialized: its hoisted form does not lower'
+
+    def compile_specialized(self, kernel, params, module, why=None):
+        """`module` (the trace as the frontend gave it) with every value
+        baked in (materialize-specialization) and compiled: (variant,
+        origin). Raises CompileError: there is nothing left to fall back to."""
         module.run_pipeline('builtin.module(materialize-specialization)')
         variant = Variant(kernel, params, {'kernels': []}, set(params),
                           specialized=True)
-        variant.why_specialized = 'kept specialized: its hoisted form does ' \
-                                  'not lower'
+        variant.why_specialized = why
         origin = self._attach_objects(variant, module, module.fingerprints())
+        return variant, origin
+
+    def attach_or_specialize(self, variant, module, params, text, source):
+        """The code objects of `variant`, compiled from its hoisted
+        `module`: (variant, origin). A hoisted module that does not lower
+        (or that ends the compile worker) is never an error of the JIT:
+        the trace `text` is compiled fully specialized for `params` instead,
+        with one warning and a recompile-log line. Every route (KernelCache's
+        and inference's) comes through here."""
+        try:
+            return variant, self._attach_objects(variant, module,
+                                                 module.fingerprints())
+        except CompileError as error:
+            if variant.specialized:
+                raise
+            failure = error
+        # Hoisting must not turn a kernel that compiles into one that does
+        # not: bake the values in instead.
+        with self.context.parse(text, source) as fresh:
+            return self._specialize_after_failure(variant, params, fresh,
+                                                  failure)
+
+    def _specialize_after_failure(self, hoisted, params, module, error):
+        """The kernel compiled fully specialized for `params`, after its
+        hoisted form failed to lower with `error`; logged with the reason."""
+        variant, origin = self.compile_specialized(
+            hoisted.kernel, params, module, self.UNLOWERABLE)
         self.specialized_after_failure += 1
         key = ('lowering', hoisted.okey)
         if key not in self._warned:
@@ -333,7 +372,7 @@ class KernelCache:
                         contextlib.nullcontext() as found:
                     objects = found
                     if objects is None:
-                        objects = module.compile(self.target)
+                        objects = self._compile(module)
                         self.compiled += 1
                         if disk:
                             disk.put(digest, objects)
@@ -343,6 +382,21 @@ class KernelCache:
             if disk:
                 disk.put(digest, objects)
             return objects, 'the remote cache'
+
+    def _compile(self, module):
+        """The target's code objects for `module`: in a compile worker,
+        where a fatal error of LLVM's ends the worker (a CompileError here)
+        and not this process; in this process with compile_in_worker=False
+        or where no worker can start (warned once)."""
+        if self.compile_in_worker:
+            try:
+                return _compile_worker.compile_module(module, self.target)
+            except _compile_worker.WorkerUnavailable as error:
+                self.compile_in_worker = False
+                self._warn('worker', f'no compile worker ({error}); '
+                                     f'compiling in this process, where a '
+                                     f'fatal error of LLVM ends it')
+        return module.compile(self.target)
 
     # -- shutdown -------------------------------------------------------------
 

@@ -15,6 +15,11 @@ KernelCache(target, infer_params=True) uses `Inference`:
   later       trace, match: the template's code object, or, when the trace
               does not match or a kept parameter changed, a compile for this
               value with the reason in the recompile log
+
+A compile that does not lower (or ends the compile worker) falls back as on
+KernelCache's own route, through the same KernelCache.attach_or_specialize:
+the trace compiled fully specialized, one warning, a recompile-log line.
+When it is the template's, later values get specialized compiles too.
 """
 
 import ctypes
@@ -153,18 +158,19 @@ class Inference:
             try:
                 matched = match_spec_params(state.template, module)
             except TraceMismatch as mismatch:
-                return self._per_value(kernel, params, module,
+                return self._per_value(kernel, params, text, module,
                                        mismatch.summary())
             values = {**params, **matched}
             if state.variant.failure(values, args) is None:
                 return state.variant, values
-            return self._per_value(kernel, params, module,
+            return self._per_value(kernel, params, text, module,
                                    self._why(state, values, args))
         if not state.traces:
             state.traces.append((dict(params), text))
-            return self._compile(kernel, params, module), dict(params)
+            return self._compile(kernel, params, text, module), dict(params)
         if state.reason is not None:
-            return self._per_value(kernel, params, module, state.reason)
+            return self._per_value(kernel, params, text, module,
+                                   state.reason)
         return self._infer(kernel, state, params, text, module, args)
 
     def _infer(self, kernel, state, params, text, module, args):
@@ -191,7 +197,7 @@ class Inference:
             # Kept for the next value to pair with: the first trace and
             # the latest.
             state.traces = state.traces[:1] + [(dict(params), text)]
-            return self._per_value(kernel, params, module,
+            return self._per_value(kernel, params, text, module,
                                    f'not inferred: {mismatches[0].summary()}')
         template = module.clone()
         matched = match_spec_params(template, module)
@@ -208,7 +214,15 @@ class Inference:
             template.close()
             state.reason = 'the template does not hold for its own values'
             return self._per_value_fresh(kernel, params, text, state.reason)
-        cache._attach_objects(variant, module, module.fingerprints())
+        compiled, _ = cache.attach_or_specialize(
+            variant, module, params, text, self._source(kernel))
+        if compiled is not variant:
+            # The template does not lower: this value got a specialized
+            # compile (warned once); so does every later one.
+            template.close()
+            state.reason = cache.UNLOWERABLE
+            self._log(kernel, params, state.reason)
+            return compiled, dict(params)
         state.template, state.variant, state.names = \
             template, variant, tuple(matched)
         kept = [self._kept(variant, p['name']) for p in state.inferred
@@ -220,25 +234,33 @@ class Inference:
 
     # -- compiles --------------------------------------------------------------
 
-    def _compile(self, kernel, params, module):
+    def _compile(self, kernel, params, text, module):
         """The trace hoisted as it is (its own spec.params, if any) and
-        compiled: good for these values only."""
+        compiled: good for these values only. A hoisted form that does not
+        lower falls back to the specialized compile (KernelCache's)."""
         from .variant import Variant
         cache = self.cache
         manifest = module.hoist(cache.options)
         variant = Variant(kernel, params, manifest, ())
-        cache._attach_objects(variant, module, module.fingerprints())
+        variant, _ = cache.attach_or_specialize(variant, module, params, text,
+                                                self._source(kernel))
         return variant
 
     def _per_value_fresh(self, kernel, params, text, reason):
         """_per_value on the trace as the frontend gave it (inference
         rewrote `module`)."""
         with self.cache.context.parse(text, self._source(kernel)) as module:
-            return self._per_value(kernel, params, module, reason)
+            return self._per_value(kernel, params, text, module, reason)
 
-    def _per_value(self, kernel, params, module, reason):
+    def _per_value(self, kernel, params, text, module, reason):
         self._log(kernel, params, reason)
-        return self._compile(kernel, params, module), dict(params)
+        cache = self.cache
+        if reason == cache.UNLOWERABLE:  # the template's hoisted form
+            variant, _ = cache.compile_specialized(kernel, params, module,
+                                                   reason)
+            cache.specialized_after_failure += 1
+            return variant, dict(params)
+        return self._compile(kernel, params, text, module), dict(params)
 
     # -- reasons ------------------------------------------------------------
 

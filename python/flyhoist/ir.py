@@ -19,6 +19,7 @@ class MLIRError(RuntimeError):
     """A failed MLIR call, with the diagnostics it emitted."""
 
     def __init__(self, message, diagnostics=()):
+        self.message = message  # without the diagnostics
         self.diagnostics = list(diagnostics)
         text = message
         if self.diagnostics:
@@ -195,6 +196,20 @@ class Module:
             self.lib.mlirOperationPrint(self.op, out.callback, None)
         return out.text()
 
+    def bytecode(self):
+        """MLIR bytecode of the module, locations included: what a compile
+        worker's context parses back to it, its errors located as here."""
+        out = _Collector()
+        with self.context.lock:
+            self.lib.mlirOperationWriteBytecode(self.op, out.callback, None)
+        return out.bytes()
+
+    def location(self, op=None):
+        """Where `op` (default: the module) is, as diagnostics word it."""
+        with self.context.lock:
+            return self.context._location(
+                self.lib.mlirOperationGetLocation(op or self.op))
+
     def clone(self):
         with self.context.lock:
             return Module(self.context, self.lib.mlirOperationClone(self.op))
@@ -224,15 +239,9 @@ class Module:
             self.context.take_diagnostics()
             pm = lib.mlirPassManagerCreate(self.context.handle)
             try:
-                errors = _Collector()
-                # flyhoistParsePassPipeline: mlirParsePassPipeline with the
-                # option parser's reason (a bad value) in the error text.
-                parsed = lib.flyhoistParsePassPipeline(
-                    lib.mlirPassManagerGetAsOpPassManager(pm),
-                    _capi.MlirStringRef.of(pipeline), errors.callback, None)
-                if not parsed.value:
-                    raise error(f'invalid pipeline {pipeline!r}',
-                                [errors.text().strip()])
+                invalid = _parse_pipeline(lib, pm, pipeline)
+                if invalid is not None:
+                    raise error(f'invalid pipeline {pipeline!r}', [invalid])
                 ran = lib.mlirPassManagerRunOnOp(pm, self.op)
             finally:
                 lib.mlirPassManagerDestroy(pm)
@@ -293,11 +302,14 @@ class Module:
 
     def compile(self, target):
         """Compiles a copy of the module (this one is left as it is) with
-        `target`'s pipeline and returns {gpu.module symbol: object bytes}.
-        Raises CompileError."""
+        `target`'s pipeline (a Target, or a pipeline's text) and returns
+        {gpu.module symbol: object bytes}. Raises CompileError. It runs in
+        this process, where a fatal error of LLVM's ends it: the low-level
+        call. KernelCache compiles in a worker (_compile_worker.py)."""
+        pipeline = target if isinstance(target, str) else target.pipeline()
         copy = self.clone()
         try:
-            copy.run_pipeline(target.pipeline(), error=CompileError)
+            copy.run_pipeline(pipeline, error=CompileError)
             objects = copy.binaries()
         finally:
             copy.close()
@@ -316,6 +328,50 @@ class Module:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def check_options(context, options):
+    """ValueError with the library's reason when hoist-stride-specialization
+    rejects `options` (hoisting an empty module parses them as every hoist)."""
+    if not isinstance(options, str):
+        raise ValueError(f'options must be a string, not {options!r}')
+    if not options.strip():
+        return
+    with context.parse('module {}', '<options>') as empty:
+        try:
+            empty.hoist(options)
+        except HoistError as error:
+            # The reason, after the diagnostic's own "invalid options ...:".
+            text = '\n'.join(error.diagnostics).partition(':\n')[2]
+            raise ValueError(_one_line(text) or str(error)) from None
+
+
+def _one_line(text):
+    return '; '.join(line.strip() for line in text.splitlines()
+                     if line.strip())
+
+
+def _parse_pipeline(lib, pm, pipeline):
+    """Parses `pipeline` into `pm`; the error text, or None."""
+    errors = _Collector()  # with the option parser's reason (a bad value)
+    parsed = lib.flyhoistParsePassPipeline(
+        lib.mlirPassManagerGetAsOpPassManager(pm),
+        _capi.MlirStringRef.of(pipeline), errors.callback, None)
+    return None if parsed.value else errors.text().strip()
+
+
+def check_pipeline(context, pipeline):
+    """Raises ValueError when MLIR does not parse `pipeline`."""
+    lib = context.lib
+    with context.lock:
+        pm = lib.mlirPassManagerCreate(context.handle)
+        try:
+            invalid = _parse_pipeline(lib, pm, pipeline)
+        finally:
+            lib.mlirPassManagerDestroy(pm)
+    if invalid is not None:
+        raise ValueError(f'invalid pipeline {pipeline!r}: '
+                         f'{_one_line(invalid)}')
 
 
 _known_chips = {}
