@@ -35,17 +35,16 @@ FATAL = '''module attributes {gpu.container_module} {
 '''
 
 
-def per_compile(args, flyhoist):
+def per_compile(args, flyhoist, text, name):
     """Median seconds of an in-process compile and of a worker compile."""
     from flyhoist import _compile_worker
     target = flyhoist.Target(args.chip)
-    with open(args.kernel) as f:
-        text = f.read()
     context = flyhoist.Context()
-    module = context.parse(text, os.path.basename(args.kernel))
+    module = context.parse(text, name)
     module.hoist(args.options)
+    _compile_worker.pool.close()  # the first compile starts a worker
     start = time.perf_counter()
-    _compile_worker.compile_module(module, target)  # starts the worker
+    _compile_worker.compile_module(module, target)
     first = time.perf_counter() - start
     local, worker = [], []
     for _ in range(args.compiles):
@@ -65,12 +64,17 @@ def per_compile(args, flyhoist):
             first - statistics.median(local), text_bytes, printing)
 
 
+def asm_kernel(chip):
+    """FATAL for `chip`: its inline asm and constraints."""
+    asm, constraints = (('mov.u32 $0, $1;', '=r,n') if
+                        chip.startswith('sm_') else
+                        ('s_mov_b32 $0, $1', '=s,n'))
+    return FATAL.replace('ASM', asm).replace('CONSTRAINTS', constraints)
+
+
 def fatal_case(args, flyhoist):
     """The fatal error through KernelCache: (seconds, launch, warnings)."""
-    asm, constraints = (('mov.u32 $0, $1;', '=r,n') if
-                        args.chip.startswith('sm_') else
-                        ('s_mov_b32 $0, $1', '=s,n'))
-    kernel = FATAL.replace('ASM', asm).replace('CONSTRAINTS', constraints)
+    kernel = asm_kernel(args.chip)
     cache = flyhoist.KernelCache(
         args.chip, options='address-operands=llvm.inline_asm[0]',
         cache_dir=False, log=lambda message: None)
@@ -88,14 +92,22 @@ def main():
     parser.add_argument('--options', default='')
     args = parser.parse_args()
     flyhoist = common.import_flyhoist()
-    local, worker, start, size, printing = per_compile(args, flyhoist)
-    print(f'{os.path.relpath(args.kernel, common.ROOT)} on {args.chip}, '
-          f'{args.compiles} compiles each (medians):')
-    print(f'  in process    {local * 1e3:8.1f} ms')
-    print(f'  in the worker {worker * 1e3:8.1f} ms  ({worker / local:.2f}x, '
-          f'{(worker - local) * 1e3:+.1f} ms; writing {size // 1024} KiB of '
-          f'bytecode {printing * 1e3:.1f} ms of it)')
-    print(f'  starting the worker (once per process) {start * 1e3:.0f} ms')
+    with open(args.kernel) as f:
+        reference = f.read()
+    # A one-instruction kernel: what the worker adds, nearly alone.
+    tiny = asm_kernel(args.chip).replace('spec.param "k" = K',
+                                         'arith.constant 5')
+    for name, text in ((os.path.relpath(args.kernel, common.ROOT),
+                        reference), ('a one-instruction kernel', tiny)):
+        local, worker, start, size, printing = per_compile(args, flyhoist,
+                                                           text, name)
+        print(f'{name} on {args.chip}, {args.compiles} compiles each '
+              f'(medians):')
+        print(f'  in process    {local * 1e3:8.1f} ms')
+        print(f'  in the worker {worker * 1e3:8.1f} ms  ({worker / local:.2f}x,'
+              f' {(worker - local) * 1e3:+.1f} ms; writing {size} bytes of '
+              f'bytecode {printing * 1e3:.2f} ms of it)')
+        print(f'  starting a worker {start * 1e3:.0f} ms (once per process)')
     seconds, launch, warnings = fatal_case(args, flyhoist)
     print(f'fatal error (inline-asm "n" fed a hoisted value): get returned '
           f'in {seconds * 1e3:.0f} ms, specialized={launch.specialized}, '
