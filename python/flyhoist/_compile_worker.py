@@ -4,8 +4,8 @@ LLVM ends the process on some errors (report_fatal_error: exit status 1, no
 exception, no atexit), e.g. a hoisted value that reaches an inline-asm
 operand with the immediate constraint "n" through a user's own
 `address-operands` entry. KernelCache therefore lowers in a worker: a child
-process started with exec (`python -m flyhoist._compile_worker`, never a
-fork of this process, which may have threads), over the same library
+process started with exec (`python -c` running main() below, never a fork
+of this process, which may have threads), over the same library
 (FLYHOIST_CAPI_LIB) and the same pipeline text, that lives across compiles.
 
 The protocol, over the worker's stdin and stdout: frames of an 8-byte
@@ -37,6 +37,10 @@ from .ir import CompileError
 
 _LENGTH = struct.Struct('>Q')
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# `python -m flyhoist._compile_worker` works too, but imports this module
+# twice (the package's copy, then __main__) and says so on stderr.
+_WORKER_MAIN = ('import sys; from flyhoist._compile_worker import main; '
+                'sys.exit(main())')
 
 
 def enabled_by_default():
@@ -93,6 +97,9 @@ class Worker:
     """One worker process over the library at `library`."""
 
     def __init__(self, library):
+        if not sys.executable:
+            raise WorkerUnavailable('no Python interpreter to run it '
+                                    '(sys.executable is empty)')
         self.library = library
         # The worker's stderr, read back when it dies (LLVM's message).
         self.stderr = tempfile.TemporaryFile()
@@ -100,15 +107,13 @@ class Worker:
         env = dict(os.environ, FLYHOIST_CAPI_LIB=library,
                    PYTHONPATH=_PACKAGE_ROOT + (os.pathsep + path
                                                if path else ''))
-        if not sys.executable:
-            raise WorkerUnavailable('no Python interpreter to run it '
-                                    '(sys.executable is empty)')
         try:
             self.process = subprocess.Popen(
-                [sys.executable, '-m', 'flyhoist._compile_worker'],
+                [sys.executable, '-c', _WORKER_MAIN],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=self.stderr, env=env, close_fds=True)
         except OSError as error:
+            self.stderr.close()
             raise WorkerUnavailable(f'{sys.executable}: {error}') from None
         self.pid = self.process.pid
         ready = _read_frame(self.process.stdout)
@@ -264,9 +269,14 @@ def compile_module(module, target, source='<module>'):
 # The worker's side
 # --------------------------------------------------------------------------
 
+#: Compiles a worker's context serves before a fresh one: what a context
+#: uniques (types, attributes, locations) is never freed while it lives.
+CONTEXT_COMPILES = 64
+
+
 def _serve(requests, replies):
     from .ir import Context, MLIRError
-    context = Context()
+    context, served = Context(), 0
     _write_frame(replies, json.dumps({'ready': True}).encode())
     replies.flush()
     while True:
@@ -275,6 +285,10 @@ def _serve(requests, replies):
         if data is None:
             return 0
         request = json.loads(request)
+        if served == CONTEXT_COMPILES:
+            context.close()
+            context, served = Context(), 0
+        served += 1
         try:
             with context.parse(data, request['source']) as module:
                 objects = module.compile(request['pipeline'])
@@ -291,6 +305,9 @@ def _serve(requests, replies):
 
 
 def main():
+    # Ctrl-C in a terminal reaches the whole process group: the caller
+    # decides what it interrupts; a worker dies only with its stdin.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     # The protocol gets stdout to itself: whatever else writes to file
     # descriptor 1 (a library's print) goes to stderr.
     replies = os.fdopen(os.dup(1), 'wb')
