@@ -115,8 +115,12 @@ class Tools:
             raise Failure("fly-opt failed (%s)" % what, err, {"input.mlir": text})
         return out
 
+    def runnable(self, lowered):
+        """The lowered module as mlir-runner is given it."""
+        return lowered
+
     def execute(self, text, what, level="-O0"):
-        lowered = self.opt(text, LOWER, "lowering " + what)
+        lowered = self.runnable(self.opt(text, LOWER, "lowering " + what))
         rc, out, err = run([self.runner, level] + self.runner_args, lowered)
         if rc != 0:
             raise Failure("mlir-runner %s failed (%s)" % (level, what), err,
@@ -168,7 +172,7 @@ def hoisted_entries(text):
     recorded `#spec.divisible_by<d>` (1 if none) and whether the narrow
     `#spec.range<min = 0, max = 2147483647>` is recorded."""
     kernel_line = next((l for l in text.splitlines()
-                        if "func.func @kernel(" in l), "")
+                        if re.search(r"\b(?:func|llvm)\.func @kernel\(", l)), "")
     if "spec.record = #spec.record<" not in kernel_line:
         return None
     entries = []
