@@ -24,6 +24,18 @@ find "$root/include" "$root/lib" "$root/tools" "$root/test" "$root/fuzz" \
 "$root/scripts/build.sh"
 /usr/lib/llvm-22/bin/lit -sv "$build/test"
 
+# The long run of the JIT route's trace-matching check (the lit suite runs a
+# bounded one; bench/RELIABILITY.md): FLYHOIST_JIT_KERNELS kernels, every
+# mutant of each; 0, the default, skips it.
+jit_kernels="${FLYHOIST_JIT_KERNELS:-0}"
+if [ "$jit_kernels" -gt 0 ]; then
+  python3 "$root/fuzz/jit_differential.py" --fly-opt "$build/bin/fly-opt" \
+    --capi-lib "$build/lib/libFlyHoistMLIRCAPI.so" \
+    --python-path "$root/python" --kernels "$jit_kernels" \
+    --seed "${FLYHOIST_JIT_SEED:-1}" --jobs 2 \
+    --failures "$build/jit-differential-failures"
+fi
+
 if [ "${FLYHOIST_SKIP_SANITIZERS:-0}" != 0 ]; then
   exit 0
 fi
