@@ -17,7 +17,7 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
-#include "mlir/IR/Matchers.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -126,13 +126,17 @@ static bool isValueCast(Operation *op) {
              LLVM::AddrSpaceCastOp>(op);
 }
 
-/// The constant integer `value` is, if any.
+/// The constant integer `value` is, if any. Asked of libMLIR
+/// (getConstantAPIntValue), not matched here: m_ConstantInt tests the
+/// ConstantLike trait by a TypeID that g++ and clang spell differently, so
+/// inlined into the plugin or the C API library (which keep their own copy)
+/// it would see no constant where fly-opt (which shares libMLIR's) sees one,
+/// and a decision would depend on the host process.
 static std::optional<int64_t> getConstant(Value value) {
-  APInt constant;
-  if (!matchPattern(value, m_ConstantInt(&constant)) ||
-      constant.getSignificantBits() > 64)
+  std::optional<std::pair<APInt, bool>> constant = getConstantAPIntValue(value);
+  if (!constant || constant->first.getSignificantBits() > 64)
     return std::nullopt;
-  return constant.getSExtValue();
+  return constant->first.getSExtValue();
 }
 
 /// Whether the use of a parameter-derived value as `use` keeps the result

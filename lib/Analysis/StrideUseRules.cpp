@@ -11,6 +11,7 @@
 #include "UseClassification.h"
 #include "flyhoist/Analysis/ImmediateOperands.h"
 #include "flyhoist/Analysis/StrideUseAnalysis.h"
+#include "flyhoist/Analysis/UpstreamTraits.h"
 #include "flyhoist/Support/MLIRCompat.h"
 
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
@@ -155,8 +156,9 @@ std::optional<UseVerdict> StrideUseRules::classify(OpOperand &use,
 /// returns, region-holding ops and their terminators, branches.
 static UseVerdict classifyControlFlowUse(OpOperand &use, unsigned facet) {
   Operation *op = use.getOwner();
-  // Function returns are return-like terminators too: test them first.
-  if (op->hasTrait<OpTrait::ReturnLike>() &&
+  // Function returns are return-like terminators too: test them first
+  // (hasUpstreamTrait: the same answer in every host process).
+  if (hasUpstreamTrait<OpTrait::ReturnLike>(op) &&
       isa_and_nonnull<FunctionOpInterface>(op->getParentOp()))
     return UseVerdict::blocking(BlockReason::ReturnOperand);
   if (auto branch = dyn_cast<RegionBranchOpInterface>(op))

@@ -11,6 +11,8 @@
 
 #include "EqualsContract.h"
 
+#include "flyhoist/Analysis/UpstreamTraits.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -44,12 +46,14 @@ MutableOperandRange mlir::flyhoist::passedArguments(Operation *launchSite) {
 }
 
 Operation *mlir::flyhoist::isolatedScope(Operation *op) {
-  // Functions are asked for by interface as well: trait TypeIDs are matched
-  // by type name, which g++ and clang spell differently, so a shared library
-  // built by one may not see the traits of ops registered by the other.
+  // hasUpstreamTrait, not hasTrait: trait TypeIDs are matched by type name,
+  // which g++ and clang spell differently, so the plugin and the C API
+  // library would not see the trait on ops libMLIR registered (an op in a
+  // gpu.all_reduce body was hoisted there, out of its isolated region).
+  // Functions are asked for by interface as well.
   for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp())
-    if (parent->hasTrait<OpTrait::IsIsolatedFromAbove>() ||
+    if (hasUpstreamTrait<OpTrait::IsIsolatedFromAbove>(parent) ||
         isa<FunctionOpInterface>(parent))
       return parent;
   return nullptr;
