@@ -51,7 +51,7 @@ extern "C" {
 /// compatible; a newer minor version only adds functions.
 #define FLYHOIST_CAPI_VERSION_MAJOR 1
 /// Minor version of this API.
-#define FLYHOIST_CAPI_VERSION_MINOR 3
+#define FLYHOIST_CAPI_VERSION_MINOR 4
 
 /// Returns the API version of the loaded library as (major << 16) | minor,
 /// for hosts that load it dynamically (ctypes) and check the major version.
@@ -61,6 +61,17 @@ MLIR_CAPI_EXPORTED uint32_t flyhoistGetAPIVersion(void);
 /// (never NULL): part of an on-disk cache key, since code objects depend on
 /// the LLVM that made them.
 MLIR_CAPI_EXPORTED const char *flyhoistGetRevision(void);
+
+/// Returns which flyhoist built the library (never NULL): the project
+/// version, the source revision and the MLIR version, e.g.
+/// "flyhoist 0.1.0 (git:<commit>), MLIR 22.1.8". The revision is the git
+/// commit at build time, "git:<commit>-dirty.<digest>" when the library's
+/// sources differ from that commit (the digest names the difference),
+/// "src-sha256:<digest>" (a hash of the sources) outside git, or the
+/// FLYHOIST_SOURCE_REVISION CMake cache variable when set. Two libraries
+/// that may lower a module differently report different identities: a code
+/// object cache shared between builds keys every object by it. (1.4)
+MLIR_CAPI_EXPORTED const char *flyhoistGetBuildIdentity(void);
 
 /// Adds to `registry` the StrideUseOpInterface models of the upstream
 /// operations the analysis knows (arith, index, affine, memref, vector, gpu,
@@ -105,6 +116,19 @@ MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintManifest(
 /// `gpuModule` is not a `gpu.module`.
 MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintFingerprint(
     MlirOperation gpuModule, MlirStringCallback callback, void *userData);
+
+/// Since 1.4: passes the compile fingerprint of `module` ("sha256:" and 64
+/// hex digits) to `callback`: a hash of everything in it that a lowering
+/// pipeline turns into code objects, in generic form without locations:
+/// every `gpu.module` (its targets and the hoist records included) and
+/// `gpu.binary`, and the attributes of the ops around them (the root
+/// module's data layout, say); host functions and globals are left out, so
+/// that a launcher passing a hoisted value as a constant keeps one key for
+/// every value. Key code objects by it, with the pipeline and
+/// flyhoistGetBuildIdentity(). Fails, emitting an error at the op, when
+/// `module` is not a `builtin.module`.
+MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintCompileFingerprint(
+    MlirOperation module, MlirStringCallback callback, void *userData);
 
 /// Since 1.2: passes to `callback`, as one JSON object, every value the
 /// manifest's closed vocabularies can take, generated from the spec

@@ -342,6 +342,7 @@ static void testLocations(MlirContext context) {
 static void testSuccess(void) {
   printf("api version %u.%u\n", flyhoistGetAPIVersion() >> 16,
          flyhoistGetAPIVersion() & 0xffff);
+  printf("build identity: %s\n", flyhoistGetBuildIdentity());
   MlirContext context = createFrontendContext();
   testLocations(context);
 
@@ -358,6 +359,11 @@ static void testSuccess(void) {
   printf("fingerprint: %s\n", textOf(&hex));
   check(strstr(textOf(&manifest), textOf(&hex)) != NULL,
         "the manifest carries the fingerprint");
+  Text compile = {NULL, 0};
+  check(mlirLogicalResultIsSuccess(
+            flyhoistPrintCompileFingerprint(module, appendToText, &compile)),
+        "compile fingerprint");
+  printf("compile fingerprint: %s\n", textOf(&compile));
 
   /* The function route, same input and options: the same module. */
   MlirOperation again = traceKernel(context, 128, "kernel-128.mlir");
@@ -467,6 +473,7 @@ static void testSuccess(void) {
   clearText(&text);
   clearText(&manifest);
   clearText(&hex);
+  clearText(&compile);
   mlirOperationDestroy(module);
   mlirContextDestroy(context);
 
@@ -583,6 +590,11 @@ static void testErrors(void) {
   printf("fingerprint of a module: %s\n",
          mlirLogicalResultIsFailure(
              flyhoistPrintFingerprint(module, appendToText, &ignored))
+             ? "failed"
+             : "SUCCEEDED");
+  printf("compile fingerprint of a function: %s\n",
+         mlirLogicalResultIsFailure(
+             flyhoistPrintCompileFingerprint(function, appendToText, &ignored))
              ? "failed"
              : "SUCCEEDED");
   failures += ignored.size != 0;
