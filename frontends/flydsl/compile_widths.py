@@ -69,11 +69,14 @@ def device_binaries(launcher):
     return found
 
 
-def compile_widths(kernel, chip, widths, dump_dir=None, save_dir=None):
-    """Compiles every width; returns (binaries, seconds) per width."""
+def compile_widths(kernel, chip, widths, dump_dir=None, save_dir=None, backend="rocm"):
+    """Compiles every width with FlyDSL's compile backend `backend`;
+    returns (width, binaries, seconds) per width."""
     os.environ["COMPILE_ONLY"] = "1"
     os.environ["ARCH"] = chip
     os.environ["FLYDSL_RUNTIME_ENABLE_CACHE"] = "0"
+    os.environ["FLYDSL_COMPILE_BACKEND"] = backend
+    os.environ["FLYDSL_RUNTIME_KIND"] = "rocm"
     results = []
     for index, width in enumerate(widths):
         if dump_dir and index == 0:
@@ -87,7 +90,8 @@ def compile_widths(kernel, chip, widths, dump_dir=None, save_dir=None):
         binaries = device_binaries(launch)
         if save_dir:
             for number, blob in enumerate(binaries):
-                name = f"{kernel}-{chip}-w{width}-{number}.hsaco"
+                tag = "" if backend == "rocm" else f"-{backend}"
+                name = f"{kernel}-{chip}-w{width}{tag}-{number}.hsaco"
                 with open(os.path.join(save_dir, name), "wb") as out:
                     out.write(blob)
         results.append((width, binaries, seconds))
@@ -102,6 +106,11 @@ def main(argv=None):
     parser.add_argument("--dump-dir", help="FlyDSL's IR of the first width, every stage")
     parser.add_argument("--save-dir", help="write each device binary here")
     parser.add_argument("--verbose", action="store_true", help="one line per width")
+    parser.add_argument(
+        "--round-trip",
+        action="store_true",
+        help="also compile through the bridge (FlyDSL -> MLIR 22 -> FlyDSL, nothing hoisted) and compare",
+    )
     options = parser.parse_args(argv)
     if options.widths < 1:
         parser.error("--widths must be at least 1")
@@ -122,8 +131,25 @@ def main(argv=None):
         f"compile: {len(results)} widths in {total:.2f} s "
         f"({total / len(results) * 1000:.0f} ms per width); {len(distinct)} distinct binaries"
     )
-    print(f"flydsl alone: {count} device binaries")
-    return 0 if count == len(results) else 1
+    line = f"flydsl alone: {count} device binaries"
+    if not options.round_trip:
+        print(line)
+        return 0 if count == len(results) else 1
+    import backend
+
+    backend.register()
+    bridged = compile_widths(options.kernel, options.chip, widths_for(options.widths), None, options.save_dir, "flyhoist")
+    bridged_total = sum(seconds for _, _, seconds in bridged)
+    same = all(a[1] == b[1] for a, b in zip(results, bridged))
+    for (width, blobs, _), (_, others, seconds) in zip(results, bridged) if options.verbose else ():
+        print(f"width {width}: round trip {seconds * 1000:.0f} ms, {'identical' if blobs == others else 'DIFFERENT'}")
+    print(
+        f"round trip: {len(bridged)} widths in {bridged_total:.2f} s ({bridged_total / len(bridged) * 1000:.0f} ms per width); "
+        f"through MLIR 22: {backend.COUNTS['carried']}, FlyDSL's own compile: {backend.COUNTS['fell back']}"
+    )
+    bridged_count = sum(len(blobs) for _, blobs, _ in bridged)
+    print(f"{line}; round trip: {bridged_count} device binaries, identical: {'yes' if same else 'no'}")
+    return 0 if count == len(results) and same else 1
 
 
 if __name__ == "__main__":
