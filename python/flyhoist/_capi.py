@@ -15,9 +15,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 
 #: The version of include/flyhoist-c/FlyHoist.h this package speaks: the
 #: library's major version must be this one and its minor version at least
-#: this one (1.3 added flyhoistPrintLocation).
+#: this one (1.3 added flyhoistPrintLocation; 1.4 flyhoistGetBuildIdentity
+#: and flyhoistPrintCompileFingerprint, which code-object keys need).
 API_MAJOR = 1
-API_MINOR = 3
+API_MINOR = 4
 
 LIBRARY_NAME = 'libFlyHoistMLIRCAPI.so'
 
@@ -91,6 +92,9 @@ _SIGNATURES = {
     # flyhoist
     'flyhoistGetAPIVersion': (_U, []),
     'flyhoistGetRevision': (ctypes.c_char_p, []),
+    'flyhoistGetBuildIdentity': (ctypes.c_char_p, []),
+    'flyhoistPrintCompileFingerprint': (_R, [MlirOperation,
+                                             MlirStringCallback, _V]),
     'mlirGetDialectHandle__spec__': (MlirDialectHandle, []),
     'mlirRegisterFlyHoistPasses': (None, []),
     'mlirRegisterFlyHoistPipelines': (None, []),
@@ -145,6 +149,7 @@ _SIGNATURES = {
     'mlirBlockGetFirstOperation': (MlirOperation, [MlirBlock]),
     'mlirIdentifierStr': (_S, [MlirIdentifier]),
     # attributes
+    'mlirAttributePrint': (None, [MlirAttribute, MlirStringCallback, _V]),
     'mlirAttributeIsAArray': (_B, [MlirAttribute]),
     'mlirArrayAttrGetNumElements': (_IP, [MlirAttribute]),
     'mlirArrayAttrGetElement': (MlirAttribute, [MlirAttribute, _IP]),
@@ -246,6 +251,9 @@ class Library:
             setattr(self, name, fn)
         self.version = (major, minor)
         self.revision = lib.flyhoistGetRevision().decode()
+        #: Which flyhoist built it (version, source revision, MLIR): part
+        #: of every code-object key (keys.py).
+        self.build_identity = lib.flyhoistGetBuildIdentity().decode()
 
 
 _library = None

@@ -28,13 +28,12 @@ The protocol (docs/INTEGRATION.md, "The cache protocol"):
 """
 
 import contextlib
-import hashlib
-import json
 import os
 import sys
 import threading
 
 from . import _compile_worker
+from . import _objects, keys
 from .disk import DiskCache, default_cache_dir
 from .infer import Inference
 from .ir import CompileError, Context, Target, check_options, check_pipeline
@@ -81,17 +80,22 @@ class KernelCache:
     compile_in_worker: lower in a worker process, where a fatal error of
                LLVM's cannot end this one (_compile_worker.py); None:
                unless FLYHOIST_COMPILE_WORKER=0
+    secret:    authenticates the disk and remote caches' entries (HMAC):
+               only entries written with it are read. None:
+               FLYHOIST_CACHE_SECRET if set; False: none
+               (docs/INTEGRATION.md, "Who the caches trust")
     Bad options and settings raise ValueError here, not at the first get.
     """
 
     def __init__(self, target, options='', cache_dir=None, loader=None,
                  capacity=None, backend=None, retirer=None, context=None,
                  log=None, remote=None, infer_params=False,
-                 compile_in_worker=None):
+                 compile_in_worker=None, secret=None):
         self.target = target if isinstance(target, Target) else Target(target)
         self.options = options
         self._context = context
         self._check_settings()
+        secret = _objects.secret_from_setting(secret)
         self.compile_in_worker = (_compile_worker.enabled_by_default()
                                   if compile_in_worker is None
                                   else bool(compile_in_worker))
@@ -107,8 +111,10 @@ class KernelCache:
                                    'FLYHOIST_CACHE_DIR to share compiles '
                                    'between processes')
             else:
-                self.disk = DiskCache(root, warn=self._warn)
-        self.remote = _remote_from_setting(remote, warn=self._warn)
+                self.disk = DiskCache(root, warn=self._warn,
+                                      secret=secret)
+        self.remote = _remote_from_setting(remote, warn=self._warn,
+                                           secret=secret)
         self.retirer = retirer or (ModuleRetirer(backend) if backend else
                                    None)
         self._owns_retirer = retirer is None and self.retirer is not None
@@ -326,7 +332,9 @@ class KernelCache:
 
     def _attach_objects(self, variant, module, fingerprints):
         """Finds or makes the code objects; says where they came from."""
-        okey = (self.target.key(), tuple(sorted(fingerprints.items())))
+        # Everything that can change the objects' bytes (keys.py); a
+        # gpu.module carrying another chip's target is a CompileError.
+        okey, digest = keys.object_key(module, self.target, fingerprints)
         variant.okey = okey
         objects = self._objects.get(okey)
         if objects is not None:
@@ -335,9 +343,6 @@ class KernelCache:
         failed = self._unlowerable.get(okey)
         if failed is not None:
             raise failed  # this module failed to lower before
-        # The library's revision names the LLVM that makes the objects.
-        digest = hashlib.sha256(json.dumps(
-            [self.context.lib.revision, okey]).encode()).hexdigest()
         try:
             objects, origin = self._level2(digest, module)
         except CompileError as error:

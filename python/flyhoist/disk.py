@@ -64,12 +64,23 @@ class DiskCache:
     It never raises: a folder that cannot be made, read or written (no home,
     a read-only file system, a file where a folder should be, an object path
     that is a folder) makes the cache miss or skip the write, and
-    `warn(key, message)` is told once per kind of trouble.
+    `warn(key, message)` is told once per kind of trouble. An entry that
+    does not check out (_objects.check: another key's, damaged, truncated,
+    not authenticated with `secret`) is a miss, warned once per key.
+
+    secret  bytes or str: entries carry an HMAC made with it and only such
+            entries are read (a cache folder others can write to)
     """
 
-    def __init__(self, root, warn=None):
+    #: Larger files are not read: no code object comes near it.
+    MAX_ENTRY = 1 << 30
+
+    def __init__(self, root, warn=None, secret=None):
         self.root = root
         self._warn = warn or _stderr_warning
+        self._secret = _objects.secret_bytes(secret)
+        self.damaged = 0  # entries that did not check out
+        self._reported = set()  # their keys: each is warned about once
         for sub in ('objects', 'locks'):
             try:
                 os.makedirs(os.path.join(root, sub), exist_ok=True)
@@ -85,13 +96,34 @@ class DiskCache:
         return os.path.join(self.root, 'objects', digest[:2],
                             digest + '.bin')
 
-    def get(self, digest):
+    def get(self, digest, symbols=None):
+        """The objects stored for `digest` (of exactly `symbols`, by
+        default the `symbols` a keys.ObjectKey carries), or None."""
+        if symbols is None:
+            symbols = getattr(digest, 'symbols', None)
+        path = self._path(digest)
         try:
-            with open(self._path(digest), 'rb') as f:
-                data = f.read()
-        except OSError:
+            with open(path, 'rb') as f:
+                size = os.fstat(f.fileno()).st_size
+                data = f.read(self.MAX_ENTRY + 1) if size <= \
+                    self.MAX_ENTRY else None
+        except Exception:  # OSError, MemoryError: no entry to read
             return None
-        return _objects.decode(data, digest)
+        if data is None or len(data) > self.MAX_ENTRY:
+            objects, why = None, f'over {self.MAX_ENTRY} bytes'
+        else:
+            objects, why = _objects.check(data, digest, symbols,
+                                          self._secret)
+        if objects is None:
+            self.damaged += 1
+            if str(digest) in self._reported:
+                return None
+            self._reported.add(str(digest))
+            self._warn(('disk-damaged', str(digest)),
+                       f'the disk cache entry '
+                       f'{os.path.relpath(path, self.root)} is not a valid '
+                       f'entry for its key ({why}); compiling it again')
+        return objects
 
     def put(self, digest, objects):
         """Writes the entry; False (after a warning) when it cannot."""
@@ -102,7 +134,8 @@ class DiskCache:
             fd, temporary = tempfile.mkstemp(dir=os.path.dirname(path),
                                              prefix='.tmp-')
             with os.fdopen(fd, 'wb') as f:
-                f.write(_objects.encode(objects, digest))
+                f.write(_objects.encode(objects, str(digest),
+                                        self._secret))
                 f.flush()
                 # mkstemp makes 0600 files whatever the umask.
                 os.fchmod(f.fileno(), 0o666 & ~_umask())

@@ -80,7 +80,9 @@ class Variant:
         guards = []
         if not specialized:
             check_manifest(manifest)
-        for kernel_entry in manifest.get('kernels', ()):
+        # Device functions are compiled into the same object: a value one
+        # of them keeps is baked in whatever the kernels' entries say.
+        for kernel_entry in self._functions(manifest):
             symbol = kernel_entry['symbol']
             arguments = []
             for entry in kernel_entry.get('hoisted', ()):
@@ -94,20 +96,50 @@ class Variant:
                     guards.append(_Guard(entry['name'],
                                          precondition_text(fact),
                                          compile_precondition(fact)))
-            arguments.sort(key=lambda h: h.argument)
-            self.kernels[symbol] = arguments
+            if not kernel_entry.get('device'):
+                arguments.sort(key=lambda h: h.argument)
+                self.kernels[symbol] = arguments
             for entry in kernel_entry.get('kept', ()):
                 self.kept.setdefault(entry['name'], (symbol, entry))
-        # A name is hoisted when no kernel keeps it.
+        # A name is hoisted when no function, kernel or device, keeps it.
         self.hoisted = frozenset(hoisted_anywhere - set(self.kept))
-        # What this variant baked in although the level-1 key leaves it out.
-        for name in sorted(set(known_hoisted) - self.hoisted):
+        # Every value this variant baked in is a guard: each kept entry, and
+        # what the level-1 key leaves out although this variant baked it.
+        baked = (set(self.kept) | set(known_hoisted)) - self.hoisted
+        for name in sorted(baked):
             if name in self.params:
-                guards.append(_Guard(
-                    name, f'value == {self.params[name]} (baked in)',
-                    lambda v, a, values=None, c=self.params[name]: v == c))
+                guards.append(self._baked(name))
+        guards = self._unique(guards)
         self.guards = guards
         self.names = frozenset(self.params)
+
+    @staticmethod
+    def _functions(manifest):
+        """The manifest's kernels, then its device functions (marked
+        `device`: not launchable), whichever list holds them."""
+        for entry in manifest.get('kernels', ()):
+            yield entry
+        for entry in manifest.get('device_functions', ()):
+            yield {**entry, 'device': True}
+
+    def _baked(self, name):
+        value = self.params[name]
+        where = ''
+        if name in self.kept:
+            symbol, entry = self.kept[name]
+            where = (f', kept in {symbol}: {kept_reason_text(entry)} at '
+                     f'{entry.get("location", "unknown")}')
+        return _Guard(name, f'value == {value} (baked in{where})',
+                      lambda v, a, values=None, c=value: v == c)
+
+    @staticmethod
+    def _unique(guards):
+        seen, unique = set(), []
+        for guard in guards:
+            if (guard.name, guard.text) not in seen:
+                seen.add((guard.name, guard.text))
+                unique.append(guard)
+        return unique
 
     def failure(self, values, args):
         """The first guard `values` (and `args`) break, or None. A guard that
