@@ -39,10 +39,10 @@ for chip in ('gfx9999', 'sm_999', 'banana', 'gfx942;x'):
             text = str(error)
             print(chip, 'ValueError:', text[:40], '|',
                   'gfx942' in text, 'gfx950' in text, 'sm_90' in text)
-# CHECK-NEXT: gfx9999 ValueError: unknown chip 'gfx9999'; the known chips | True True False
-# CHECK-NEXT: gfx9999 ValueError: unknown chip 'gfx9999'; the known chips | True True False
-# CHECK-NEXT: sm_999 ValueError: unknown chip 'sm_999'; the known chips a | False False True
-# CHECK-NEXT: sm_999 ValueError: unknown chip 'sm_999'; the known chips a | False False True
+# CHECK-NEXT: gfx9999 ValueError: unknown chip 'gfx9999'; the known AMD ch | True True False
+# CHECK-NEXT: gfx9999 ValueError: unknown chip 'gfx9999'; the known AMD ch | True True False
+# CHECK-NEXT: sm_999 ValueError: unknown chip 'sm_999'; the known NVIDIA | False False True
+# CHECK-NEXT: sm_999 ValueError: unknown chip 'sm_999'; the known NVIDIA | False False True
 # CHECK-NEXT: banana ValueError: unknown chip 'banana'; the known chips a | True True True
 # CHECK-NEXT: banana ValueError: unknown chip 'banana'; the known chips a | True True True
 # CHECK-NEXT: gfx942;x ValueError: bad chip name 'gfx942;x' | True False False
@@ -50,6 +50,51 @@ for chip in ('gfx9999', 'sm_999', 'banana', 'gfx942;x'):
 print([Target(c).chip for c in ('gfx942', 'gfx950', 'gfx90a', 'sm_90',
                                  'sm_80', 'gfx9-generic')])
 # CHECK-NEXT: ['gfx942', 'gfx950', 'gfx90a', 'sm_90', 'sm_80', 'gfx9-generic']
+
+# Hints, at construction, by Target and KernelCache alike: target features
+# are not part of the name (where they go instead), a near spelling of a
+# known chip is named, and the list is the family's the name looks like
+# (NVIDIA chips for sm90, never AMD ones).
+# CHECK-LABEL: chip hints
+print('chip hints')
+for chip in ('gfx942:xnack+', 'gfx942:sramecc-:xnack+', 'gfx942+xnack',
+             'sm_90:+ptx80', 'sm_90a:ptx80', 'sm90', 'SM_90', 'compute_90',
+             'gfx-942', 'GFX950', 'sm_91', '', None):
+    for make in (Target, lambda c: KernelCache(c, cache_dir=False)):
+        try:
+            make(chip)
+            print(chip, 'accepted')
+        except ValueError as error:
+            text = str(error)
+            print(f'{chip!r}:', text.split(' the known')[0],
+                  '| AMD listed:', 'gfx942' in text.split('known')[-1],
+                  '| NVIDIA listed:', 'sm_90' in text.split('known')[-1])
+# CHECK-NEXT: 'gfx942:xnack+': bad chip name 'gfx942:xnack+': target features are not part of the chip name; flyhoist-amdgpu-pipeline takes none and builds for the chip's defaults: Target('gfx942') | AMD listed: True | NVIDIA listed: False
+# CHECK-NEXT: 'gfx942:xnack+': bad chip name 'gfx942:xnack+': target features
+# CHECK-NEXT: 'gfx942:sramecc-:xnack+': bad chip name 'gfx942:sramecc-:xnack+': target features are not part of the chip name; {{.*}} Target('gfx942')
+# CHECK-NEXT: 'gfx942:sramecc-:xnack+': bad chip name
+# CHECK-NEXT: 'gfx942+xnack': bad chip name 'gfx942+xnack': target features are not part of the chip name; {{.*}} Target('gfx942')
+# CHECK-NEXT: 'gfx942+xnack': bad chip name
+# CHECK-NEXT: 'sm_90:+ptx80': bad chip name 'sm_90:+ptx80': target features are not part of the chip name; pass them as the pipeline's features option: Target('sm_90', options='features=+ptx80')
+# CHECK-NEXT: 'sm_90:+ptx80': bad chip name
+# CHECK-NEXT: 'sm_90a:ptx80': {{.*}} Target('sm_90a', options='features=+ptx80')
+# CHECK-NEXT: 'sm_90a:ptx80': bad chip name
+# CHECK-NEXT: 'sm90': unknown chip 'sm90'; did you mean sm_90? | AMD listed: False | NVIDIA listed: True
+# CHECK-NEXT: 'sm90': unknown chip 'sm90'; did you mean sm_90? | AMD listed: False | NVIDIA listed: True
+# CHECK-NEXT: 'SM_90': unknown chip 'SM_90'; did you mean sm_90? | AMD listed: False | NVIDIA listed: True
+# CHECK-NEXT: 'SM_90': unknown chip 'SM_90'; did you mean sm_90?
+# CHECK-NEXT: 'compute_90': unknown chip 'compute_90'; did you mean sm_90? | AMD listed: False | NVIDIA listed: True
+# CHECK-NEXT: 'compute_90': unknown chip 'compute_90'; did you mean sm_90?
+# CHECK-NEXT: 'gfx-942': unknown chip 'gfx-942'; did you mean gfx942? | AMD listed: True | NVIDIA listed: False
+# CHECK-NEXT: 'gfx-942': unknown chip 'gfx-942'; did you mean gfx942?
+# CHECK-NEXT: 'GFX950': unknown chip 'GFX950'; did you mean gfx950? | AMD listed: True | NVIDIA listed: False
+# CHECK-NEXT: 'GFX950': unknown chip 'GFX950'; did you mean gfx950?
+# CHECK-NEXT: 'sm_91': unknown chip 'sm_91'; | AMD listed: False | NVIDIA listed: True
+# CHECK-NEXT: 'sm_91': unknown chip 'sm_91';
+# CHECK-NEXT: '': bad chip name '': a chip is a non-empty string such as gfx942 or sm_90
+# CHECK-NEXT: '': bad chip name ''
+# CHECK-NEXT: None: bad chip name None: a chip is a non-empty string such as gfx942 or sm_90
+# CHECK-NEXT: None: bad chip name None
 
 # One list: fly-opt's pipeline error names exactly the chips Python knows.
 fly_opt = sys.argv[1]
