@@ -52,25 +52,30 @@ collectTraceValues(Operation *base, ArrayRef<Operation *> others,
                    TraceMismatch *mismatchOut, bool emit) {
   for (auto [index, other] : llvm::enumerate(others)) {
     unsigned position = index + 1;
-    Aligner aligner(position,
-                    [&](OpOperand &use, const Leaf &a,
-                        const Leaf &b) -> std::optional<std::string> {
-                      if (a.name || b.name) {
-                        if (a.name == b.name)
-                          return std::nullopt;
-                        return Aligner::operandReason(
-                            use.getOperandNumber(),
-                            "is a " + describe(a) + " in one trace and a " +
-                                describe(b) + " in the other");
-                      }
-                      UseRecord &record = uses[&use];
-                      if (record.values.empty()) {
-                        record.type = use.get().getType();
-                        record.values.push_back(a.value);
-                      }
-                      record.values.push_back(b.value);
-                      return std::nullopt;
-                    });
+    Aligner aligner(
+        position,
+        [&](OpOperand &use, const Leaf &a,
+            const Leaf &b) -> std::optional<std::string> {
+          if (a.name || b.name) {
+            if (a.name == b.name)
+              return std::nullopt;
+            return Aligner::operandReason(use.getOperandNumber(),
+                                          "is a " + describe(a) +
+                                              " in one trace and a " +
+                                              describe(b) + " in the other");
+          }
+          UseRecord &record = uses[&use];
+          if (record.values.empty()) {
+            record.type = use.get().getType();
+            record.values.push_back(a.value);
+          }
+          record.values.push_back(b.value);
+          return std::nullopt;
+        },
+        // The base becomes the template: its value of a parameter with
+        // `equals` is the one compiled in, and a later trace matches only
+        // with that value (matchSpecParams).
+        Aligner::EqualsValues::MayDiffer);
     if (!aligner.alignRoots(base, other)) {
       if (mismatchOut)
         *mismatchOut = *aligner.mismatch;

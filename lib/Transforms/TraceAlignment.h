@@ -49,13 +49,21 @@ public:
   using LeafCallback = std::function<std::optional<std::string>(
       OpOperand &, const Leaf &, const Leaf &)>;
 
-  Aligner(unsigned trace, LeafCallback onLeaves)
-      : trace(trace), onLeaves(std::move(onLeaves)) {}
+  /// Whether a `spec.param` with `equals` may have another value in the
+  /// other trace. Matching says no: the template's code bakes the value in
+  /// wherever the parameter is kept, and nothing here knows where it is.
+  enum class EqualsValues { MustMatch, MayDiffer };
 
-  /// Aligns the regions of `base` and `other` (not their own attributes).
-  /// Returns false with `mismatch` set when they differ.
+  Aligner(unsigned trace, LeafCallback onLeaves,
+          EqualsValues equalsValues = EqualsValues::MustMatch)
+      : trace(trace), onLeaves(std::move(onLeaves)),
+        equalsValues(equalsValues) {}
+
+  /// Aligns `base` and `other` as the compile reads them: the roots'
+  /// own attributes and properties, then their regions. Returns false with
+  /// `mismatch` set when they differ.
   bool alignRoots(Operation *base, Operation *other) {
-    if (!alignRegions(base, other))
+    if (!alignSignature(base, other) || !alignRegions(base, other))
       return false;
     for (auto &[a, b, index] : deferred) {
       Value va = a->getOperand(index);
@@ -130,23 +138,22 @@ private:
     return true;
   }
 
-  bool alignAttributes(Operation *a, Operation *b) {
-    if (auto param = dyn_cast<spec::ParamOp>(a)) {
-      // A frontend's own parameter with `equals`: its value may differ.
-      if (param.getNameAttr() != cast<spec::ParamOp>(b).getNameAttr())
-        return fail(a, b, "parameter names differ");
-      return true;
-    }
-    DictionaryAttr da = a->getAttrDictionary(), db = b->getAttrDictionary();
-    if (da == db)
-      return true;
+  /// Fails with the first entry in which `da` and `db` (attribute
+  /// dictionaries, or properties as attributes) differ; `what` names them.
+  bool failDictionary(Operation *a, Operation *b, StringRef what,
+                      DictionaryAttr da, DictionaryAttr db) {
+    // (Properties of an op without any, or not a dictionary, read as none.)
+    if (!da)
+      da = DictionaryAttr::get(a->getContext());
+    if (!db)
+      db = DictionaryAttr::get(b->getContext());
+    std::string text;
+    llvm::raw_string_ostream os(text);
     for (NamedAttribute attr : da) {
       Attribute other = db.get(attr.getName());
       if (other == attr.getValue())
         continue;
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      os << "attribute '" << attr.getName().getValue()
+      os << what << " '" << attr.getName().getValue()
          << "' differs: " << attr.getValue() << " vs ";
       if (other)
         os << other;
@@ -157,12 +164,37 @@ private:
     for (NamedAttribute attr : db)
       if (!da.get(attr.getName()))
         return fail(a, b,
-                    "the other trace has attribute '" +
+                    "the other trace has " + what + " '" +
                         attr.getName().getValue() + "'");
-    return fail(a, b, "attributes differ");
+    return fail(a, b,
+                Twine(what == "property" ? "properties" : "attributes") +
+                    " differ");
   }
 
-  bool alignOp(Operation *a, Operation *b) {
+  /// The value of a `spec.param` with `equals` (a leaf without one never
+  /// gets here): the same, unless `equalsValues` lets it differ.
+  bool alignParam(spec::ParamOp a, spec::ParamOp b) {
+    if (a.getNameAttr() != b.getNameAttr())
+      return fail(a.getOperation(), b, "parameter names differ");
+    if (a.getIntValue() == b.getIntValue())
+      return true;
+    if (equalsValues == EqualsValues::MayDiffer)
+      return true;
+    return fail(a.getOperation(), b,
+                "spec.param '" + a.getName() + "' (with equals) is " +
+                    Twine(a.getIntValue()) + " here and " +
+                    Twine(b.getIntValue()) +
+                    " in the other trace: a kept parameter's value is "
+                    "compiled in");
+  }
+
+  /// Everything of `a` and `b` but their operands and regions: name,
+  /// operand, result, successor and region counts, result types, the
+  /// attribute dictionary (inherent and discardable) and the properties
+  /// (LLVM's overflow and GEP no-wrap flags live there, outside the
+  /// dictionary). Locations are not compared: frontends trace from
+  /// different lines.
+  bool alignSignature(Operation *a, Operation *b) {
     if (a->getName() != b->getName())
       return fail(a, b,
                   "'" + a->getName().getStringRef() + "' vs '" +
@@ -184,7 +216,33 @@ private:
     if (a->getNumSuccessors() != b->getNumSuccessors() ||
         a->getNumRegions() != b->getNumRegions())
       return fail(a, b, "region or successor structure differs");
-    if (!alignAttributes(a, b))
+    if (auto param = dyn_cast<spec::ParamOp>(a)) {
+      if (!alignParam(param, cast<spec::ParamOp>(b)))
+        return false;
+      if (param.getIntValue() != cast<spec::ParamOp>(b).getIntValue())
+        return alignDiscardable(a, b);
+    }
+    DictionaryAttr da = a->getAttrDictionary(), db = b->getAttrDictionary();
+    if (da != db)
+      return failDictionary(a, b, "attribute", da, db);
+    if (a->getName().compareOpProperties(a->getPropertiesStorage(),
+                                         b->getPropertiesStorage()))
+      return true;
+    return failDictionary(
+        a, b, "property",
+        dyn_cast_or_null<DictionaryAttr>(a->getPropertiesAsAttribute()),
+        dyn_cast_or_null<DictionaryAttr>(b->getPropertiesAsAttribute()));
+  }
+
+  /// The discardable attributes only (a parameter whose value may differ).
+  bool alignDiscardable(Operation *a, Operation *b) {
+    DictionaryAttr da = a->getDiscardableAttrDictionary(),
+                   db = b->getDiscardableAttrDictionary();
+    return da == db || failDictionary(a, b, "attribute", da, db);
+  }
+
+  bool alignOp(Operation *a, Operation *b) {
+    if (!alignSignature(a, b))
       return false;
     for (auto [ra, rb] : llvm::zip(a->getResults(), b->getResults()))
       values[ra] = rb;
@@ -226,6 +284,7 @@ private:
 
   unsigned trace;
   LeafCallback onLeaves;
+  EqualsValues equalsValues;
   DenseMap<Value, Value> values;
   DenseMap<Block *, Block *> blocks;
   struct Deferred {

@@ -13,9 +13,13 @@
 // merge equal constants, so one constant op may feed a use that depends on
 // the value and one that does not; only the first use gets the parameter.
 // Integer `arith.constant`s and `llvm.mlir.constant`s of at most 64 bits
-// are the only ops that may differ; ops, other attributes, types (a static
-// memref shape, a layout type) and region structure must be the same, or the
-// traces do not align.
+// are the only ops that may differ. Everything else the compile reads must
+// be the same, or the traces do not align: ops, attributes (the roots' own
+// too: a data layout on the module changes the kernel's argument block),
+// properties outside the attribute dictionary (LLVM's overflow flags, GEP
+// no-wrap flags), types (a static memref shape, a layout type), region
+// structure, and (for a match) the value of every `spec.param` with
+// `equals`. Locations are not compared.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,9 +75,10 @@ struct TraceMismatch {
 /// bits, or a `spec.param` without `equals`.
 bool isTraceLeaf(Operation *op);
 
-/// Aligns `base` with each of `others` (ops whose regions hold traces of one
-/// kernel: `builtin.module`s of one context; their own attributes are not
-/// compared) and, when they align, rewrites `base` so that each use of an
+/// Aligns `base` with each of `others` (`builtin.module`s of one context
+/// holding traces of one kernel, their own attributes compared as well;
+/// a `spec.param` with `equals` may have another value, and `base`'s stays)
+/// and, when they align, rewrites `base` so that each use of an
 /// integer constant whose value differs between the traces takes a
 /// `spec.param` (one per distinct type and list of values; named after the
 /// `frontend` value with those values, else "p0", "p1", ... in IR order of
@@ -91,10 +96,11 @@ inferSpecParams(Operation *base, ArrayRef<Operation *> others,
 /// inferSpecParams, before hoisting) in `trace`, a new trace of the same
 /// kernel, in order of first use: every `spec.param` of the template that
 /// faces a constant (or a `spec.param`) in the trace takes its value, and
-/// everything else must be the same, constants included. A name that would
-/// take two values is a mismatch. On a mismatch fills `mismatch` if given,
-/// emits (when `emit`) an error at the template op with a note at the
-/// trace's, and fails.
+/// everything else must be the same, constants and the values of the
+/// `spec.param`s with `equals` included (the template may have kept one).
+/// A name that would take two values is a mismatch. On a mismatch fills
+/// `mismatch` if given, emits (when `emit`) an error at the template op with a
+/// note at the trace's, and fails.
 FailureOr<SmallVector<std::pair<std::string, int64_t>>>
 matchSpecParams(Operation *templateOp, Operation *trace,
                 TraceMismatch *mismatch = nullptr, bool emit = true);
