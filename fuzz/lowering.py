@@ -18,22 +18,34 @@ was written for it. Inputs the pass rejects (its error tests) and inputs
 whose materialized form does not lower either (not the pass's doing) are
 skipped, and counted by reason.
 
-Usage: lowering.py [--fly-opt PATH] [--jobs N] [--root DIR] [PATH ...]
+The NVVM pipeline prints PTX (format=isa); each PTX text is assembled to a
+cubin by `ptxas -arch=sm_90` (--ptxas, else `ptxas` on PATH, else
+/usr/local/cuda*/bin/ptxas), and a PTX ptxas rejects is a failure. Without
+ptxas the PTX is not assembled, and the summary says so.
+
+Usage: lowering.py [--fly-opt PATH] [--ptxas PATH|none] [--jobs N]
+                   [--root DIR] [PATH ...]
+       lowering.py --assemble [--ptxas PATH|none] OUTPUT...
 Prints one line per failure (input, piece, pipeline, step, first error
 lines) and a summary:
+  ptxas: P PTX assembled to sm_90 cubins (PATH)   or   ptxas: none, ...
   lowering: N inputs checked, L lowered (A amdgpu, V nvvm), F failed;
   skipped: ...
-Exit status 1 when an input fails.
+Exit status 1 when an input fails. --assemble only assembles the PTX in
+fly-opt outputs already lowered (the Integration *-ptx.mlir tests).
 
 `lowers(fly_opt, text, pipeline)` is also used by differential.py.
 """
 
 import argparse
 import concurrent.futures
+import glob
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 
 AMDGPU = "flyhoist-amdgpu-pipeline{chip=%s}"
@@ -52,9 +64,74 @@ def run(cmd, text, timeout=300):
     return proc.returncode, proc.stdout, proc.stderr
 
 
-def lowers(fly_opt, text, pipeline, first=None):
+def find_ptxas():
+    """ptxas on PATH, else the newest /usr/local/cuda*/bin/ptxas, else None."""
+    found = shutil.which("ptxas")
+    if found:
+        return found
+    installed = sorted(glob.glob("/usr/local/cuda*/bin/ptxas"))
+    return installed[-1] if installed else None
+
+
+# The ptxas lowers() assembles NVVM outputs with (None: PTX only); main()
+# sets it from --ptxas.
+PTXAS = find_ptxas()
+NVVM_OBJECT_RE = re.compile(r"#gpu\.object<#nvvm\.target<")
+# A gpu.object's PTX, as MLIR prints the string (a quote is \22 in it).
+ASSEMBLY_RE = re.compile(r'assembly = "([^"]*)"')
+
+
+def ptx_texts(out):
+    """The PTX of each NVVM gpu.object in `out` (None for an object that
+    has none: not printed with format=isa)."""
+    starts = [m.start() for m in NVVM_OBJECT_RE.finditer(out)]
+    texts = []
+    for start in starts:
+        end = out.find("#gpu.object<", start + 1)
+        found = ASSEMBLY_RE.search(out, start, end if end >= 0 else len(out))
+        texts.append(unescape(found.group(1)) if found else None)
+    return texts
+
+
+def unescape(text):
+    """An MLIR string literal's contents: \\ and \XX (hex) escapes."""
+    return re.sub(r"\\(\\|[0-9A-Fa-f]{2})",
+                  lambda m: "\\" if m.group(1) == "\\"
+                  else chr(int(m.group(1), 16)), text)
+
+
+def assemble(ptx, ptxas=None):
+    """None when `ptxas` assembles `ptx` to an sm_90 cubin, else its
+    errors."""
+    with tempfile.TemporaryDirectory() as folder:
+        source = os.path.join(folder, "kernel.ptx")
+        with open(source, "w") as f:
+            f.write(ptx)
+        rc, _, err = run([ptxas or PTXAS, "-arch=sm_90", source, "-o",
+                          os.path.join(folder, "kernel.cubin")], "")
+    if rc == 0:
+        return None
+    return "ptxas rejects the PTX: " + (err.strip() or "exit status %d" % rc)
+
+
+def assemble_all(out, ptxas=None):
+    """(PTX texts assembled, first error or None) for the NVVM objects in
+    the lowered module `out`; (0, None) without ptxas."""
+    if not (ptxas or PTXAS):
+        return 0, None
+    texts = ptx_texts(out)
+    for ptx in texts:
+        error = assemble(ptx, ptxas) if ptx is not None else \
+            "an NVVM object without PTX (format=isa prints it)"
+        if error:
+            return 0, error
+    return len(texts), None
+
+
+def lowers(fly_opt, text, pipeline, first=None, assembled=None):
     """(ok, stderr) of lowering `text` through `pipeline` (after the pass
-    `first`, if given), requiring a gpu.binary in the output."""
+    `first`, if given), requiring a gpu.binary in the output and, for PTX,
+    that ptxas assembles it (counted in the list `assembled`, if given)."""
     passes = ("%s,%s" % (first, pipeline)) if first else pipeline
     rc, out, err = run([fly_opt, "--pass-pipeline=builtin.module(%s)" % passes],
                        text)
@@ -62,6 +139,11 @@ def lowers(fly_opt, text, pipeline, first=None):
         return False, err or "exit status %d" % rc
     if "gpu.binary" not in out:
         return False, "no gpu.binary in the output"
+    count, error = assemble_all(out)
+    if error:
+        return False, error
+    if assembled is not None:
+        assembled.append(count)
     return True, ""
 
 
@@ -79,11 +161,12 @@ def pipelines_for(text, name=""):
     return result
 
 
-def check_piece(fly_opt, text, hoisted=None, name=""):
+def check_piece(fly_opt, text, hoisted=None, name="", assembled=None):
     """Returns (outcome, details): outcome is 'lowered', 'failed' or
     'skipped: REASON'; details lists (pipeline, step, error) for failures
     and the pipelines lowered for successes. `hoisted` replaces the pass's
-    output (for the self-test)."""
+    output (for the self-test). The PTX texts of the hoisted module that
+    ptxas assembled are counted in the list `assembled`."""
     if "gpu.module" not in text:
         return "skipped: no gpu.module", []
     if hoisted is None:
@@ -94,7 +177,7 @@ def check_piece(fly_opt, text, hoisted=None, name=""):
             return "skipped: the pass rejects it", []
     lowered, failed, unlowerable = [], [], []
     for kind, pipeline in pipelines_for(text, name):
-        ok, error = lowers(fly_opt, hoisted, pipeline)
+        ok, error = lowers(fly_opt, hoisted, pipeline, assembled=assembled)
         if ok:
             lowered.append(kind)
             continue
@@ -146,7 +229,58 @@ def self_test(fly_opt):
     if bad != "failed" or good != "lowered":
         print("lowering self-test FAILED: %s / %s" % (bad, good))
         return False
+    return ptxas_self_test()
+
+
+PTX_SELF_TEST = """\
+.version 7.8
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+  @BODY@
+  ret;
+}
+"""
+
+
+def ptxas_self_test():
+    """ptxas must assemble a kernel and reject an undefined instruction
+    (PTX the NVPTX back end would not print: the check can fail)."""
+    if not PTXAS:
+        return True
+    good = assemble(PTX_SELF_TEST.replace("@BODY@", ""))
+    bad = assemble(PTX_SELF_TEST.replace("@BODY@", "not.an.instruction;"))
+    if good is not None or bad is None:
+        print("ptxas self-test FAILED: %s / %s" % (good, bad))
+        return False
     return True
+
+
+def describe_ptxas(assembled):
+    """The summary's ptxas line."""
+    if not PTXAS:
+        return ("ptxas: none, NVVM outputs checked as PTX only, not "
+                "assembled (install the CUDA toolkit or pass --ptxas PATH)")
+    return "ptxas: %d PTX assembled to sm_90 cubins (%s)" % (assembled, PTXAS)
+
+
+def assemble_outputs(paths):
+    """--assemble: the PTX of fly-opt outputs already lowered."""
+    total, failed = 0, 0
+    for path in paths:
+        with open(path, errors="replace") as f:
+            out = f.read()
+        count, error = assemble_all(out)
+        if error:
+            failed += 1
+            print("FAIL %s: %s" % (path, error))
+        elif PTXAS and not count:
+            failed += 1
+            print("FAIL %s: no NVVM object with PTX" % path)
+        total += count
+    print(describe_ptxas(total))
+    return 1 if failed else 0
 
 
 def inputs(root, paths):
@@ -171,11 +305,20 @@ def inputs(root, paths):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fly-opt", default="fly-opt")
+    parser.add_argument("--ptxas", default=None,
+                        help="ptxas to assemble PTX with ('none': do not)")
+    parser.add_argument("--assemble", action="store_true",
+                        help="only assemble the PTX in lowered outputs")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--root", default=os.path.dirname(os.path.dirname(
         os.path.abspath(__file__))), help="source root (test/ and kernels/)")
     parser.add_argument("paths", nargs="*", help="inputs (default: all)")
     args = parser.parse_args()
+    global PTXAS
+    if args.ptxas is not None:
+        PTXAS = None if args.ptxas == "none" else args.ptxas
+    if args.assemble:
+        return assemble_outputs(args.paths)
     begin = time.time()
     if not self_test(args.fly_opt):
         return 1
@@ -184,8 +327,10 @@ def main():
     checked = lowered = 0
     kinds = {"amdgpu": 0, "nvvm": 0}
     failures = []
+    assembled = []
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
-        futures = [(p, pool.submit(check_piece, args.fly_opt, p[2], None, p[0]))
+        futures = [(p, pool.submit(check_piece, args.fly_opt, p[2], None, p[0],
+                                   assembled))
                    for p in pieces]
         for (name, n, text), future in futures:
             outcome, details = future.result()
@@ -205,6 +350,7 @@ def main():
                 print("FAIL %s (piece %d): %s: %s" % (name, n, kind, step))
                 print("  " + "\n  ".join(error.strip().splitlines()[:6]))
                 print("  input:\n    " + "\n    ".join(text.strip().splitlines()[:80]))
+    print(describe_ptxas(sum(assembled)))
     print("lowering: %d inputs checked, %d lowered (%d amdgpu, %d nvvm), "
           "%d failed; skipped: %s; %.1f s"
           % (checked, lowered, kinds["amdgpu"], kinds["nvvm"],

@@ -30,6 +30,10 @@
 // RUN: grep -o 'assembly = "[^"]*"' %t.m128.out > %t.m128
 // RUN: grep -o 'assembly = "[^"]*"' %t.m333.out > %t.m333
 // RUN: cat %t.m7 %t.m128 %t.m333 | sort -u | count 3
+// Every PTX, hoisted and materialized, is assembled to an sm_90 cubin by
+// ptxas (fuzz/lowering.py --assemble; without ptxas it says so).
+// RUN: %python %flyhoist_src_root/fuzz/lowering.py --assemble %t.h7.out %t.h128.out %t.h333.out %t.m7.out %t.m128.out %t.m333.out | FileCheck %s --check-prefix=PTXAS
+// PTXAS: ptxas: {{6 PTX assembled to sm_90 cubins|none, NVVM outputs checked as PTX only}}
 
 // SUBST: 1
 
