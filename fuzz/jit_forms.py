@@ -35,7 +35,8 @@ class Tools(differential.Tools):
 
 class Keys:
     """Code-object keys through python/flyhoist, as KernelCache forms them
-    (the target is the same for every module here)."""
+    for one target (gfx942): keys.object_key where the package has it,
+    else (the package before keys.py) the gpu.module fingerprints."""
 
     def __init__(self, args):
         self.lock = threading.Lock()
@@ -45,15 +46,24 @@ class Keys:
         if args.capi_lib:
             os.environ["FLYHOIST_CAPI_LIB"] = args.capi_lib
         sys.path.insert(0, args.python_path)
-        from flyhoist import ir
-        self.context = ir.Context()
+        try:
+            from flyhoist import ir
+            self.context = ir.Context()
+        except (ImportError, RuntimeError, OSError) as error:
+            sys.exit("jit_differential.py: no flyhoist package for the "
+                     "code-object keys (%s); --no-keys skips them" % error)
+        self.compute = lambda m: tuple(sorted(m.fingerprints().items()))
         try:
             from flyhoist import keys
-            self.keys = keys
         except ImportError:
-            self.keys = None
+            return
+        target = ir.Target("gfx942")
+        self.compute = lambda m: str(
+            keys.object_key(m, target, m.fingerprints())[1])
 
     def key(self, text):
+        """The key of `text`'s objects; None where there is none (the
+        library does not parse it, or refuses to key it: a miss)."""
         if self.context is None:
             return None
         with self.lock:
@@ -62,7 +72,9 @@ class Keys:
             except Exception:  # a form the library does not parse
                 return None
             try:
-                return tuple(sorted(module.fingerprints().items()))
+                return self.compute(module)
+            except Exception:  # refused before any compile: never served
+                return None
             finally:
                 module.close()
 
