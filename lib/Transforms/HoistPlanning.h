@@ -77,6 +77,10 @@ struct ParamPlan {
   /// For Hoist with an argument: the first function this one passes the
   /// value on to (its symbol path), null when it passes it to none.
   StringAttr passedTo;
+  /// For Hoist with an argument, with hoist-into-host: the number of the
+  /// new argument the host function holding the first launch site takes for
+  /// the value, which the record names (set by LaunchPlanner::plan).
+  std::optional<unsigned> hostArgument;
 };
 
 /// One kernel (or device function) and the plan for its parameters.

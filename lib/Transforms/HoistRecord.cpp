@@ -20,29 +20,9 @@ static SmallVector<Attribute> preconditionsOf(MLIRContext *context,
   return facts;
 }
 
-spec::HoistedParamAttr
-HoistedEntryCache::get(MLIRContext *context, StringAttr name, Type type,
-                       std::optional<int64_t> argument, Type zeroExtendedTo,
-                       ArrayAttr preconditions,
-                       std::optional<int64_t> hostArgument) {
-  auto [it, inserted] =
-      entries.try_emplace({name.getAsOpaquePointer(), argument.value_or(-1)});
-  spec::HoistedParamAttr &entry = it->second;
-  if (inserted || entry.getType() != type ||
-      entry.getZeroExtendedTo() != zeroExtendedTo ||
-      entry.getPreconditions() != preconditions ||
-      entry.getHostArgument() != hostArgument)
-    entry = spec::HoistedParamAttr::get(context, name, type, argument,
-                                        zeroExtendedTo, preconditions,
-                                        hostArgument);
-  return entry;
-}
-
 /// The record entry of hoisted parameter `param` (never its value).
 static spec::HoistedParamAttr hoistedEntry(MLIRContext *context,
-                                           const ParamPlan &param,
-                                           std::optional<unsigned> hostArgument,
-                                           HoistedEntryCache &entries) {
+                                           const ParamPlan &param) {
   auto number = [](std::optional<unsigned> value) -> std::optional<int64_t> {
     if (!value)
       return std::nullopt;
@@ -56,8 +36,9 @@ static spec::HoistedParamAttr hoistedEntry(MLIRContext *context,
                   ? param.encoding.argumentType(param.carrierType)
                   : param.type;
   Type zeroExtendedTo = param.encoding.narrow ? param.carrierType : Type();
-  return entries.get(context, param.name, type, number(param.argumentIndex),
-                     zeroExtendedTo, facts, number(hostArgument));
+  return spec::HoistedParamAttr::get(
+      context, param.name, type, number(param.argumentIndex), zeroExtendedTo,
+      facts, number(param.hostArgument));
 }
 
 void mlir::flyhoist::addKeptEntry(FunctionOpInterface function,
@@ -111,26 +92,14 @@ static void mergeEarlierKept(const KernelPlan &plan,
   kept = std::move(merged);
 }
 
-void mlir::flyhoist::writeRecord(KernelPlan &plan, KeptRecordEntries &kept,
-                                 const HostArgumentPlan &hostArguments,
-                                 HoistedEntryCache &entries) {
+void mlir::flyhoist::writeRecord(const KernelPlan &plan,
+                                 KeptRecordEntries &kept) {
   FunctionOpInterface function = plan.kernel->function;
   MLIRContext *context = function->getContext();
-  Operation *host = plan.kernel->launchSites.empty()
-                        ? nullptr
-                        : plan.kernel->launchSites.front()
-                              ->getParentOfType<FunctionOpInterface>();
   SmallVector<Attribute> hoisted;
-  for (ParamPlan &param : plan.params) {
-    if (param.decision != ParamPlan::Decision::Hoist)
-      continue;
-    std::optional<unsigned> hostArgument;
-    if (host && param.argumentIndex)
-      if (const HostArgument *argument =
-              hostArguments.find(host, param.name, param.type))
-        hostArgument = argument->index;
-    hoisted.push_back(hoistedEntry(context, param, hostArgument, entries));
-  }
+  for (const ParamPlan &param : plan.params)
+    if (param.decision == ParamPlan::Decision::Hoist)
+      hoisted.push_back(hoistedEntry(context, param));
   // A function hoisted before (e.g. a second run with materialize-kept=false)
   // keeps its earlier entries: the record describes the whole signature.
   if (spec::HoistRecordAttr earlier = spec::getHoistRecord(function)) {

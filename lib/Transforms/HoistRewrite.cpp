@@ -1,8 +1,7 @@
 //===- HoistRewrite.cpp - Carry out a hoisting plan -----------------------===//
 //
-// The steps, in order: each kernel's signature, body and record; every
-// launch site (appending the host arguments planning gave host functions);
-// then the
+// The steps, in order: each kernel's signature, body and record; the host
+// arguments and every launch site (as the launch plan lists them); then the
 // parameters left in host code and device functions.
 //
 //===----------------------------------------------------------------------===//
@@ -21,12 +20,15 @@ using namespace mlir::flyhoist;
 using spec::ParamOp;
 
 /// Step 1: the function's new arguments, its parameters replaced,
-/// materialized or erased. Returns the record entries of the kept ones.
+/// materialized or erased. Returns the record entries of the kept ones, and
+/// sets `arguments` (parallel to the plan's params) to the values of the new
+/// arguments, which its launch sites may pass on.
 static KeptRecordEntries rewriteKernel(KernelPlan &plan,
-                                       LaunchValueProvider &launchValues,
+                                       SmallVector<KnownValue> &arguments,
                                        const HoistOptions &options) {
   FunctionOpInterface function = plan.kernel->function;
   KeptRecordEntries kept;
+  arguments.assign(plan.params.size(), KnownValue());
   // The new arguments, appended in one step (planning numbered them in
   // plan order).
   SmallVector<Type> argumentTypes;
@@ -38,10 +40,10 @@ static KeptRecordEntries rewriteKernel(KernelPlan &plan,
     argumentLocs.push_back(param.ops.empty() ? function.getLoc()
                                              : param.ops.front().getLoc());
   }
-  SmallVector<Value> arguments =
+  SmallVector<Value> appended =
       appendArguments(function, argumentTypes, argumentLocs);
-  auto nextArgument = arguments.begin();
-  for (ParamPlan &param : plan.params) {
+  auto nextArgument = appended.begin();
+  for (auto [param, known] : llvm::zip_equal(plan.params, arguments)) {
     if (param.decision == ParamPlan::Decision::Hoist) {
       Value value;
       if (param.argumentIndex) {
@@ -54,12 +56,7 @@ static KeptRecordEntries rewriteKernel(KernelPlan &plan,
         // that passes the value on passes the carrier.
         bool ownUses = param.numWithEquals < param.ops.size();
         value = ownUses ? castCarrier(function, carrier, param.type) : carrier;
-        // Read where the function passes the value on: at its launch sites
-        // of planned functions, and (hoist-into-host) at its calls of host
-        // functions that take a new argument.
-        if (plan.callsPlannedFunction || options.hoistIntoHost)
-          launchValues.setKnown(function, param.name, param.type,
-                                {value, carrier});
+        known = {value, carrier};
       }
       for (ParamOp op : param.ops) {
         Value equals = param.numWithEquals ? op.getEquals() : Value();
@@ -82,17 +79,8 @@ static KeptRecordEntries rewriteKernel(KernelPlan &plan,
   return kept;
 }
 
-HoistRewriter::HoistRewriter(const DiscoveredModule &discovered,
-                             const HoistOptions &options,
-                             const HostArgumentPlan &hostArguments)
-    : discovered(discovered), options(options), hostArguments(hostArguments),
-      launchValues(
-          std::make_unique<LaunchValueProvider>(discovered, hostArguments)),
-      hoistedEntries(std::make_unique<HoistedEntryCache>()) {}
-
-HoistRewriter::~HoistRewriter() = default;
-
-void HoistRewriter::rewriteGroup(MutableArrayRef<KernelPlan> plans) {
+void HoistRewriter::rewriteGroup(MutableArrayRef<KernelPlan> plans,
+                                 const LaunchPlan &launches) {
   for (const KernelPlan &kernel : plans) {
     for (const ParamPlan &param : kernel.params) {
       switch (param.decision) {
@@ -113,26 +101,25 @@ void HoistRewriter::rewriteGroup(MutableArrayRef<KernelPlan> plans) {
       summary.launchSitesUpdated += kernel.kernel->launchSites.size();
   }
   // Every function of the group first (a launch site inside one passes its
-  // new argument), then the launch sites, then the records (which name the
-  // host arguments the launch sites got). Functions that hold no parameter
-  // and pass none on stay as they are.
+  // new argument), then the host arguments and the launch sites, then the
+  // records. Functions that hold no parameter and pass none on stay as they
+  // are.
+  std::vector<SmallVector<KnownValue>> arguments(plans.size());
   SmallVector<std::pair<KernelPlan *, KeptRecordEntries>, 1> rewritten;
-  for (KernelPlan &kernel : plans)
+  for (auto [kernel, held] : llvm::zip_equal(plans, arguments))
     if (!kernel.params.empty())
-      rewritten.push_back(
-          {&kernel, rewriteKernel(kernel, *launchValues, options)});
+      rewritten.push_back({&kernel, rewriteKernel(kernel, held, options)});
+  rewriteLaunchSites(launches, arguments, constants);
   for (auto &[kernel, kept] : rewritten)
-    updateLaunchSites(*kernel, *launchValues);
-  for (auto &[kernel, kept] : rewritten)
-    writeRecord(*kernel, kept, hostArguments, *hoistedEntries);
+    writeRecord(*kernel, kept);
 }
 
-HoistSummary HoistRewriter::finish() {
+HoistSummary HoistRewriter::finish(const LaunchPlanner &launches) {
   // Step 4: what is left (host code, parameters outside any function) is
   // materialized, except what hoist-into-host already replaced by a host
   // argument.
   for (ParamOp param : discovered.otherParams) {
-    if (launchValues->wasReplaced(param))
+    if (launches.isReplaced(param))
       continue;
     if (options.emitRemarks)
       remarkOnDeviceConstant(param);

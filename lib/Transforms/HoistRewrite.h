@@ -10,15 +10,10 @@
 #define FLYHOIST_TRANSFORMS_HOISTREWRITE_H
 
 #include "HoistPlanning.h"
-#include "HostArguments.h"
+#include "LaunchPlan.h"
 #include "flyhoist/Transforms/HoistStrideSpecialization.h"
 
-#include <memory>
-
 namespace mlir::flyhoist {
-
-class HoistedEntryCache;
-class LaunchValueProvider;
 
 /// Carries out plans on the module they were made for, one group at a time
 /// (HoistPlanner::planGroup): hoisted parameters become kernel arguments (or
@@ -29,29 +24,26 @@ class LaunchValueProvider;
 /// engine when the context has one.
 class HoistRewriter {
 public:
-  /// `discovered`, `options` and `hostArguments` (the host arguments to
-  /// append, planned with planHostArguments; empty without `hoistIntoHost`)
-  /// must outlive the rewriter.
-  HoistRewriter(const DiscoveredModule &discovered, const HoistOptions &options,
-                const HostArgumentPlan &hostArguments);
-  ~HoistRewriter();
+  /// `discovered` and `options` must outlive the rewriter.
+  HoistRewriter(const DiscoveredModule &discovered, const HoistOptions &options)
+      : discovered(discovered), options(options) {}
 
   /// Carries out the plans of one group (of all groups at once with
   /// `hoistIntoHost`, whose host arguments planned functions of any group
-  /// may pass on).
-  void rewriteGroup(MutableArrayRef<KernelPlan> plans);
+  /// may pass on), and `launches`, the plan of their launch sites.
+  void rewriteGroup(MutableArrayRef<KernelPlan> plans,
+                    const LaunchPlan &launches);
 
   /// After the last group: materializes the parameters left in host code
-  /// and outside functions (except those a host argument replaced), and
-  /// returns what was done, counted.
-  HoistSummary finish();
+  /// and outside functions (except those a host argument of `launches`'
+  /// plans replaced), and returns what was done, counted.
+  HoistSummary finish(const LaunchPlanner &launches);
 
 private:
   const DiscoveredModule &discovered;
   const HoistOptions &options;
-  const HostArgumentPlan &hostArguments;
-  std::unique_ptr<LaunchValueProvider> launchValues;
-  std::unique_ptr<HoistedEntryCache> hoistedEntries;
+  /// The constants launch sites pass, by LaunchPlan number, as created.
+  SmallVector<Value> constants;
   HoistSummary summary;
 };
 

@@ -7,19 +7,19 @@
 
 #include "flyhoist/Transforms/HoistStrideSpecialization.h"
 
-#include "HoistPlanning.h"
 #include "HoistRewrite.h"
-#include "HostArguments.h"
 #include "KernelDiscovery.h"
+#include "LaunchPlan.h"
 #include "flyhoist/Transforms/Manifest.h"
 #include "flyhoist/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/Debug.h"
 #include "llvm/Support/ToolOutputFile.h"
 
-#include <iterator>
+#define DEBUG_TYPE "hoist-stride-specialization"
 
 namespace mlir::flyhoist {
 #define GEN_PASS_DEF_HOISTSTRIDESPECIALIZATION
@@ -71,32 +71,16 @@ hoistWithModelsAttached(ModuleOp module, const HoistOptions &options) {
   FailureOr<DiscoveredModule> discovered = discoverKernels(module);
   if (failed(discovered))
     return failure();
-  // Each group is rewritten as soon as it is planned: planning cannot fail,
-  // and a group's plan reads nothing another group's rewrite changes. With
-  // hoist-into-host, though, a host function's new argument is passed by its
-  // callers, which may be planned functions of any group, passing their own
-  // new arguments: then every group is planned, the host arguments are
-  // planned from all of them, and all groups are rewritten as one.
-  HoistPlanner planner(*discovered, options, *rules);
-  std::vector<KernelPlan> plans, all;
-  HostArgumentPlan hostArguments;
-  if (options.hoistIntoHost) {
-    for (unsigned group = 0, e = planner.getNumGroups(); group < e; ++group) {
-      planner.planGroup(group, plans);
-      std::move(plans.begin(), plans.end(), std::back_inserter(all));
-    }
-    hostArguments = planHostArguments(*discovered, all);
-  }
-  HoistRewriter rewriter(*discovered, options, hostArguments);
-  if (options.hoistIntoHost) {
-    rewriter.rewriteGroup(all);
-  } else {
-    for (unsigned group = 0, e = planner.getNumGroups(); group < e; ++group) {
-      planner.planGroup(group, plans);
-      rewriter.rewriteGroup(plans);
-    }
-  }
-  HoistSummary summary = rewriter.finish();
+  // Planning decides everything, step by step; the rewrite carries out
+  // each step's plans as they are handed to it.
+  LaunchPlanner launches(*discovered, options.hoistIntoHost);
+  HoistRewriter rewriter(*discovered, options);
+  planInSteps(*discovered, options, *rules, launches,
+              [&](MutableArrayRef<KernelPlan> plans, const LaunchPlan &plan) {
+                LLVM_DEBUG(printLaunchPlan(llvm::dbgs(), plans, plan));
+                rewriter.rewriteGroup(plans, plan);
+              });
+  HoistSummary summary = rewriter.finish(launches);
   if (manifestFile) {
     manifestFile->os() << renderManifestJSON(module);
     manifestFile->keep();

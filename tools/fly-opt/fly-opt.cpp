@@ -19,6 +19,7 @@
 
 namespace mlir::flyhoist::test {
 void registerTestStrideUseAnalysisPass();
+void registerTestPrintHoistPlanPass();
 void registerTestStrideDialect(DialectRegistry &registry);
 } // namespace mlir::flyhoist::test
 
@@ -26,6 +27,7 @@ int main(int argc, char **argv) {
   mlir::registerAllPasses();
   // Test-only passes (test/lib), as mlir-opt registers upstream's.
   mlir::flyhoist::test::registerTestStrideUseAnalysisPass();
+  mlir::flyhoist::test::registerTestPrintHoistPlanPass();
   mlir::flyhoist::registerFlyHoistPasses();
   mlir::flyhoist::registerFlyHoistPipelines();
 
