@@ -30,8 +30,12 @@ NAME = "flyhoist"
 # How many kernels went through MLIR 22 and how many fell back (this process).
 COUNTS = {"carried": 0, "fell back": 0}
 SLOT = ("convert-fly-to-rocdl", "canonicalize")
-_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-TBLGEN = os.environ.get("FLYHOIST_MLIR_TBLGEN", "/usr/lib/llvm-22/bin/mlir-tblgen")
+_ROOT = os.path.dirname(
+    os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+)
+TBLGEN = os.environ.get(
+    "FLYHOIST_MLIR_TBLGEN", "/usr/lib/llvm-22/bin/mlir-tblgen"
+)
 INCLUDE = os.environ.get("FLYHOIST_MLIR_INCLUDE", "/usr/lib/llvm-22/include")
 
 
@@ -67,19 +71,33 @@ def through_mlir22(module_text, kernel):
         bridge.remember_kinds(module_text, TBLGEN, INCLUDE)
         text = bridge.to_mlir22(module_text, TBLGEN, INCLUDE)
         run = subprocess.run(
-            [*tool_command(), "--mlir-print-op-generic", "--mlir-print-debuginfo", "-"],
+            [
+                *tool_command(),
+                "--mlir-print-op-generic",
+                "--mlir-print-debuginfo",
+                "-",
+            ],
             input=text,
             capture_output=True,
             text=True,
         )
         if run.returncode != 0:
-            first = next((line for line in run.stderr.splitlines() if "error" in line), run.stderr.strip()[:200])
-            raise bridge.Uncarried(f"the MLIR 22 tool failed (exit {run.returncode}): {first or 'no message'}")
+            first = next(
+                (line for line in run.stderr.splitlines() if "error" in line),
+                run.stderr.strip()[:200],
+            )
+            raise bridge.Uncarried(
+                f"the MLIR 22 tool failed (exit {run.returncode}): "
+                f"{first or 'no message'}"
+            )
         return bridge.from_mlir22(run.stdout, TBLGEN, INCLUDE)
     except (bridge.Uncarried, OSError, subprocess.SubprocessError) as error:
         log(f"flyhoist: {kernel}: FlyDSL's own compile: {error}")
     except Exception as error:  # a bridge bug must not become the user's error
-        log(f"flyhoist: {kernel}: FlyDSL's own compile: bridge error {type(error).__name__}: {error}")
+        log(
+            f"flyhoist: {kernel}: FlyDSL's own compile: "
+            f"bridge error {type(error).__name__}: {error}"
+        )
     return None
 
 
@@ -98,7 +116,9 @@ class BridgeBackend(RocmBackend):
         return split(super().pipeline_fragments(compile_hints=compile_hints))[1]
 
     def external_binary_pipeline_fragments(self, *, compile_hints):
-        pre, binary = super().external_binary_pipeline_fragments(compile_hints=compile_hints)
+        pre, binary = super().external_binary_pipeline_fragments(
+            compile_hints=compile_hints
+        )
         return split(pre)[1], binary
 
     def lower_compile_hints(self, module, *, compile_hints):
@@ -111,7 +131,12 @@ class BridgeBackend(RocmBackend):
         if not head:
             return
         # FlyDSL's own runner: a failing pass fails as it would without us.
-        _run_pipeline(module, head, verifier=env.debug.enable_verifier, print_after_all=env.debug.print_after_all)
+        _run_pipeline(
+            module,
+            head,
+            verifier=env.debug.enable_verifier,
+            print_after_all=env.debug.print_after_all,
+        )
         text = module.operation.get_asm(enable_debug_info=True)
         back = through_mlir22(text, _kernel_names(module))
         if back is None:

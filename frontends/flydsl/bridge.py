@@ -1,4 +1,5 @@
-"""FlyDSL's IR to MLIR 22's and back, derived from both versions' op definitions.
+"""FlyDSL's IR to MLIR 22's and back, derived from both versions' op
+definitions.
 
 FlyDSL (0.4.2) links its own MLIR; at the slot after convert-fly-to-rocdl and
 its canonicalize, its custom form parses in MLIR 22 except for the ops whose
@@ -47,7 +48,9 @@ def _attribute_builders(dialect):
     """{op: {attribute: AttrBuilder name}} from FlyDSL's generated classes."""
     import importlib.util
 
-    spec = importlib.util.find_spec(f"flydsl._mlir.dialects.{DIALECTS[dialect][1]}")
+    spec = importlib.util.find_spec(
+        f"flydsl._mlir.dialects.{DIALECTS[dialect][1]}"
+    )
     with open(spec.origin) as f:
         tree = ast.parse(f.read())
     builders = {}
@@ -55,17 +58,30 @@ def _attribute_builders(dialect):
         if not isinstance(node, ast.ClassDef):
             continue
         name = next(
-            (s.value.value for s in node.body if isinstance(s, ast.Assign) and getattr(s.targets[0], "id", "") == "OPERATION_NAME"),
+            (
+                s.value.value
+                for s in node.body
+                if isinstance(s, ast.Assign)
+                and getattr(s.targets[0], "id", "") == "OPERATION_NAME"
+            ),
             None,
         )
         per_op = {}
         for sub in ast.walk(node):
-            if isinstance(sub, ast.Assign) and isinstance(sub.targets[0], ast.Subscript):
+            if isinstance(sub, ast.Assign) and isinstance(
+                sub.targets[0], ast.Subscript
+            ):
                 target = sub.targets[0]
-                if getattr(target.value, "id", "") != "attributes" or not isinstance(target.slice, ast.Constant):
+                if getattr(
+                    target.value, "id", ""
+                ) != "attributes" or not isinstance(target.slice, ast.Constant):
                     continue
                 for call in ast.walk(sub.value):
-                    if isinstance(call, ast.Call) and getattr(call.func, "attr", "") == "get" and call.args:
+                    if (
+                        isinstance(call, ast.Call)
+                        and getattr(call.func, "attr", "") == "get"
+                        and call.args
+                    ):
                         if isinstance(call.args[0], ast.Constant):
                             per_op[target.slice.value] = call.args[0].value
         if name:
@@ -77,7 +93,9 @@ def _attribute_builders(dialect):
 def _signatures(dialect, tblgen, include):
     import importlib.util
 
-    spec = importlib.util.find_spec(f"flydsl._mlir.dialects.{DIALECTS[dialect][1]}")
+    spec = importlib.util.find_spec(
+        f"flydsl._mlir.dialects.{DIALECTS[dialect][1]}"
+    )
     with open(spec.origin) as f:
         theirs = ods_signatures(f.read())
     td = os.path.join(include, DIALECTS[dialect][0])
@@ -85,9 +103,24 @@ def _signatures(dialect, tblgen, include):
     cache = os.path.dirname(out)
     if not os.path.exists(out):
         os.makedirs(cache, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=cache, suffix=".tmp", delete=False) as tmp:
+        with tempfile.NamedTemporaryFile(
+            "w", dir=cache, suffix=".tmp", delete=False
+        ) as tmp:
             pass
-        subprocess.run([tblgen, "-gen-python-op-bindings", f"-bind-dialect={dialect}", "-I", include, td, "-o", tmp.name], check=True, capture_output=True)
+        subprocess.run(
+            [
+                tblgen,
+                "-gen-python-op-bindings",
+                f"-bind-dialect={dialect}",
+                "-I",
+                include,
+                td,
+                "-o",
+                tmp.name,
+            ],
+            check=True,
+            capture_output=True,
+        )
         os.replace(tmp.name, out)
     with open(out) as f:
         ours = ods_signatures(f.read())
@@ -100,8 +133,11 @@ def _cache_path(dialect, include, suffix):
     import flydsl
 
     td = os.path.join(include, DIALECTS[dialect][0])
-    stamp = f"{flydsl.__version__}-{os.path.getsize(td)}-{int(os.path.getmtime(td))}"
-    return os.path.join(sys.prefix, "flyhoist-mlir22-ods", f"{dialect}-{stamp}{suffix}")
+    size, mtime = os.path.getsize(td), int(os.path.getmtime(td))
+    stamp = f"{flydsl.__version__}-{size}-{mtime}"
+    return os.path.join(
+        sys.prefix, "flyhoist-mlir22-ods", f"{dialect}-{stamp}{suffix}"
+    )
 
 
 @functools.lru_cache(maxsize=None)
@@ -115,10 +151,15 @@ def rules(dialect, tblgen, include):
     path = _cache_path(dialect, include, ".rules.json")
     if os.path.exists(path):
         with open(path) as f:
-            return {name: [tuple(p) for p in order] for name, order in json.load(f).items()}
+            return {
+                name: [tuple(p) for p in order]
+                for name, order in json.load(f).items()
+            }
     table = _derive_rules(dialect, tblgen, include)
     os.makedirs(os.path.dirname(path), exist_ok=True)
-    with tempfile.NamedTemporaryFile("w", dir=os.path.dirname(path), suffix=".tmp", delete=False) as tmp:
+    with tempfile.NamedTemporaryFile(
+        "w", dir=os.path.dirname(path), suffix=".tmp", delete=False
+    ) as tmp:
         json.dump(table, tmp)
     os.replace(tmp.name, path)
     return table
@@ -133,16 +174,26 @@ def _derive_rules(dialect, tblgen, include):
         m_ops, m_attrs, _ = ours[name]
         plain = [o.lstrip("*") for o in f_ops]
         moved = [a for a in f_attrs if a in [o.lstrip("*") for o in m_ops]]
-        group = len(m_ops) == 1 and m_ops[0].startswith("*") and m_ops[0][1:] not in plain
+        group = (
+            len(m_ops) == 1
+            and m_ops[0].startswith("*")
+            and m_ops[0][1:] not in plain
+        )
         if not moved and not (group and any(a in f_params for a in f_attrs)):
             continue
         if any(o.startswith("*") for o in f_ops):
             continue  # a variadic FlyDSL operand: positions are not fixed
         if group:
-            order = [p for p in f_params if (p in plain or p in f_attrs) and p not in m_attrs]
+            order = [
+                p
+                for p in f_params
+                if (p in plain or p in f_attrs) and p not in m_attrs
+            ]
         else:
             order = [o.lstrip("*") for o in m_ops]
-        table[name] = [(p, "attr" if p in f_attrs else "operand") for p in order]
+        table[name] = [
+            (p, "attr" if p in f_attrs else "operand") for p in order
+        ]
     return table
 
 
@@ -185,7 +236,9 @@ def _int_to_attr(value, like, builder):
         names = {v: k for k, v in _enum_values()[match.group(2)].items()}
         if value not in names:
             raise Uncarried(f"{value} is no {match.group(2)}")
-        return ir.Attribute.parse(f"#{match.group(1)}<{match.group(2)} {names[value]}>")
+        return ir.Attribute.parse(
+            f"#{match.group(1)}<{match.group(2)} {names[value]}>"
+        )
     if builder in (None, "I32Attr") or (like and like.endswith(": i32")):
         return ir.IntegerAttr.get(ir.IntegerType.get_signless(32), value)
     raise Uncarried(f"no way back to attribute kind {builder}")
@@ -206,7 +259,11 @@ def _walk(module, names):
 
 
 def _table(module_text, tblgen, include):
-    dialects = {d for d in re.findall(r"\b([a-z_]+)\.[a-z_]", module_text) if d in DIALECTS}
+    dialects = {
+        d
+        for d in re.findall(r"\b([a-z_]+)\.[a-z_]", module_text)
+        if d in DIALECTS
+    }
     table = {}
     for dialect in dialects:
         table.update(rules(dialect, tblgen, include))
@@ -235,11 +292,25 @@ def to_mlir22(module_text, tblgen, include):
                         position += 1
                     else:
                         value = _attr_to_int(attrs.pop(source))
-                        const = ir.Operation.create("arith.constant", results=[i32], attributes={"value": ir.IntegerAttr.get(i32, value)})
+                        const = ir.Operation.create(
+                            "arith.constant",
+                            results=[i32],
+                            attributes={
+                                "value": ir.IntegerAttr.get(i32, value)
+                            },
+                        )
                         new_operands.append(const.result)
-                stand_in = ir.Operation.create(STAND_IN + op.name, results=[r.type for r in op.results], operands=new_operands, attributes=attrs)
+                stand_in = ir.Operation.create(
+                    STAND_IN + op.name,
+                    results=[r.type for r in op.results],
+                    operands=new_operands,
+                    attributes=attrs,
+                )
             if position != len(operands):
-                raise Uncarried(f"{op.name}: {len(operands)} operands, the rule uses {position}")
+                raise Uncarried(
+                    f"{op.name}: {len(operands)} operands, "
+                    f"the rule uses {position}"
+                )
             for old, new in zip(op.results, stand_in.results):
                 old.replace_all_uses_with(new)
             op.erase()
@@ -254,7 +325,9 @@ def from_mlir22(generic_text, tblgen, include):
 
     table = _table(generic_text, tblgen, include)
     for name in table:
-        generic_text = generic_text.replace(f'"{name}"(', f'"{STAND_IN}{name}"(')
+        generic_text = generic_text.replace(
+            f'"{name}"(', f'"{STAND_IN}{name}"('
+        )
     with _create_mlir_context() as context:
         context.allow_unregistered_dialects = True
         module = ir.Module.parse(generic_text)
@@ -266,7 +339,7 @@ def from_mlir22(generic_text, tblgen, include):
         for dialect in {n.split(".", 1)[0] for n in table}:
             builders.update(_attribute_builders(dialect))
         for op in _walk(module, {STAND_IN + n for n in table}):
-            name = op.name[len(STAND_IN):]
+            name = op.name[len(STAND_IN) :]
             attrs = {key: op.attributes[key] for key in op.attributes}
             operands = []
             for value, (source, kind) in zip(op.operands, table[name]):
@@ -274,18 +347,34 @@ def from_mlir22(generic_text, tblgen, include):
                     operands.append(value)
                     continue
                 owner = value.owner
-                if not hasattr(owner, "name") or owner.name not in ("arith.constant", "llvm.mlir.constant"):
+                if not hasattr(owner, "name") or owner.name not in (
+                    "arith.constant",
+                    "llvm.mlir.constant",
+                ):
                     raise Uncarried(f"{name}: {source} is no longer a constant")
                 number = ir.IntegerAttr(owner.attributes["value"]).value
-                attrs[source] = _int_to_attr(number, _original(source, name), builders.get(name, {}).get(source))
+                attrs[source] = _int_to_attr(
+                    number,
+                    _original(source, name),
+                    builders.get(name, {}).get(source),
+                )
             with ir.InsertionPoint(op), op.location:
-                real = ir.Operation.create(name, results=[r.type for r in op.results], operands=operands, attributes=attrs)
+                real = ir.Operation.create(
+                    name,
+                    results=[r.type for r in op.results],
+                    operands=operands,
+                    attributes=attrs,
+                )
             for old, new in zip(op.results, real.results):
                 old.replace_all_uses_with(new)
             dead = [v.owner for v in op.operands]
             op.erase()
             for owner in dead:
-                if hasattr(owner, "name") and owner.name == "arith.constant" and not list(owner.result.uses):
+                if (
+                    hasattr(owner, "name")
+                    and owner.name == "arith.constant"
+                    and not list(owner.result.uses)
+                ):
                     owner.erase()
         module.operation.verify()
         return module.operation.get_asm(enable_debug_info=True)
@@ -310,4 +399,6 @@ def remember_kinds(module_text, tblgen, include):
         for op in _walk(module, set(table)):
             for source, kind in table[op.name]:
                 if kind == "attr" and source in op.attributes:
-                    _ORIGINALS.setdefault((op.name, source), str(op.attributes[source]))
+                    _ORIGINALS.setdefault(
+                        (op.name, source), str(op.attributes[source])
+                    )

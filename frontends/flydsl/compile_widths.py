@@ -39,7 +39,9 @@ def _launcher_and_args(kernel, width):
         block_size, head_dim, num_seqs = 16, 128, 2
         launch = build_launcher(width, block_size, head_dim, num_seqs)
         args = (
-            torch.zeros(num_seqs * width * block_size * head_dim, dtype=torch.uint8),
+            torch.zeros(
+                num_seqs * width * block_size * head_dim, dtype=torch.uint8
+            ),
             torch.zeros(64 * block_size * head_dim, dtype=torch.uint8),
             torch.zeros(num_seqs * width, dtype=torch.int32),
         )
@@ -69,7 +71,9 @@ def device_binaries(launcher):
     return found
 
 
-def compile_widths(kernel, chip, widths, dump_dir=None, save_dir=None, backend="rocm"):
+def compile_widths(
+    kernel, chip, widths, dump_dir=None, save_dir=None, backend="rocm"
+):
     """Compiles every width with FlyDSL's compile backend `backend`;
     returns (width, binaries, seconds) per width."""
     os.environ["COMPILE_ONLY"] = "1"
@@ -102,34 +106,55 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kernel", choices=KERNELS, required=True)
     parser.add_argument("--chip", choices=CHIPS, required=True)
-    parser.add_argument("--widths", type=int, required=True, help="how many widths")
-    parser.add_argument("--dump-dir", help="FlyDSL's IR of the first width, every stage")
+    parser.add_argument(
+        "--widths", type=int, required=True, help="how many widths"
+    )
+    parser.add_argument(
+        "--dump-dir", help="FlyDSL's IR of the first width, every stage"
+    )
     parser.add_argument("--save-dir", help="write each device binary here")
-    parser.add_argument("--verbose", action="store_true", help="one line per width")
+    parser.add_argument(
+        "--verbose", action="store_true", help="one line per width"
+    )
     parser.add_argument(
         "--round-trip",
         action="store_true",
-        help="also compile through the bridge (FlyDSL -> MLIR 22 -> FlyDSL, nothing hoisted) and compare",
+        help="also compile through the bridge (FlyDSL -> MLIR 22 -> "
+        "FlyDSL, nothing hoisted) and compare",
     )
     options = parser.parse_args(argv)
     if options.widths < 1:
         parser.error("--widths must be at least 1")
     if options.kernel == "prefill" and options.chip != "gfx950":
-        parser.error("the prefill kernel uses gfx950's scaled FP4 MFMA: --chip gfx950")
+        parser.error(
+            "the prefill kernel uses gfx950's scaled FP4 MFMA: --chip gfx950"
+        )
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
     results = compile_widths(
-        options.kernel, options.chip, widths_for(options.widths), options.dump_dir, options.save_dir
+        options.kernel,
+        options.chip,
+        widths_for(options.widths),
+        options.dump_dir,
+        options.save_dir,
     )
     total = sum(seconds for _, _, seconds in results)
-    distinct = {hashlib.sha256(blob).hexdigest() for _, blobs, _ in results for blob in blobs}
+    distinct = {
+        hashlib.sha256(blob).hexdigest()
+        for _, blobs, _ in results
+        for blob in blobs
+    }
     count = sum(len(blobs) for _, blobs, _ in results)
     for width, blobs, seconds in results if options.verbose else ():
         digest = hashlib.sha256(blobs[0]).hexdigest()[:16] if blobs else "-"
-        print(f"width {width}: {len(blobs)} binary, {seconds * 1000:.0f} ms, sha256 {digest}")
+        print(
+            f"width {width}: {len(blobs)} binary, "
+            f"{seconds * 1000:.0f} ms, sha256 {digest}"
+        )
     print(
         f"compile: {len(results)} widths in {total:.2f} s "
-        f"({total / len(results) * 1000:.0f} ms per width); {len(distinct)} distinct binaries"
+        f"({total / len(results) * 1000:.0f} ms per width); "
+        f"{len(distinct)} distinct binaries"
     )
     line = f"flydsl alone: {count} device binaries"
     if not options.round_trip:
@@ -138,17 +163,34 @@ def main(argv=None):
     import backend
 
     backend.register()
-    bridged = compile_widths(options.kernel, options.chip, widths_for(options.widths), None, options.save_dir, "flyhoist")
+    bridged = compile_widths(
+        options.kernel,
+        options.chip,
+        widths_for(options.widths),
+        None,
+        options.save_dir,
+        "flyhoist",
+    )
     bridged_total = sum(seconds for _, _, seconds in bridged)
     same = all(a[1] == b[1] for a, b in zip(results, bridged))
-    for (width, blobs, _), (_, others, seconds) in zip(results, bridged) if options.verbose else ():
-        print(f"width {width}: round trip {seconds * 1000:.0f} ms, {'identical' if blobs == others else 'DIFFERENT'}")
+    for (width, blobs, _), (_, others, seconds) in (
+        zip(results, bridged) if options.verbose else ()
+    ):
+        print(
+            f"width {width}: round trip {seconds * 1000:.0f} ms, "
+            f"{'identical' if blobs == others else 'DIFFERENT'}"
+        )
     print(
-        f"round trip: {len(bridged)} widths in {bridged_total:.2f} s ({bridged_total / len(bridged) * 1000:.0f} ms per width); "
-        f"through MLIR 22: {backend.COUNTS['carried']}, FlyDSL's own compile: {backend.COUNTS['fell back']}"
+        f"round trip: {len(bridged)} widths in {bridged_total:.2f} s "
+        f"({bridged_total / len(bridged) * 1000:.0f} ms per width); "
+        f"through MLIR 22: {backend.COUNTS['carried']}, "
+        f"FlyDSL's own compile: {backend.COUNTS['fell back']}"
     )
     bridged_count = sum(len(blobs) for _, blobs, _ in bridged)
-    print(f"{line}; round trip: {bridged_count} device binaries, identical: {'yes' if same else 'no'}")
+    print(
+        f"{line}; round trip: {bridged_count} device binaries, "
+        f"identical: {'yes' if same else 'no'}"
+    )
     return 0 if count == len(results) and same else 1
 
 

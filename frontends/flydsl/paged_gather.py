@@ -28,14 +28,22 @@ def _i32_view(tensor, width):
 
 def _vec4_row(view, row):
     """Row `row` of a width-4 buffer tensor as a copy source/destination."""
-    cols = fx.logical_divide(fx.slice(view, (row, None)), fx.make_layout(VEC_I32, 1))
+    cols = fx.logical_divide(
+        fx.slice(view, (row, None)), fx.make_layout(VEC_I32, 1)
+    )
     return fx.slice(cols, (None, fx.Int32(0)))
 
 
-def build_paged_gather(max_blocks_per_seq=256, block_size=16, head_dim=128, max_tokens=None):
+def build_paged_gather(
+    max_blocks_per_seq=256, block_size=16, head_dim=128, max_tokens=None
+):
     """Returns (kernel, threads per block) for one block-table width."""
-    assert block_size & (block_size - 1) == 0, "block_size must be a power of two"
-    assert head_dim % (4 * VEC_I32) == 0, "head_dim (bytes) must be a multiple of 16"
+    assert (
+        block_size & (block_size - 1) == 0
+    ), "block_size must be a power of two"
+    assert (
+        head_dim % (4 * VEC_I32) == 0
+    ), "head_dim (bytes) must be a multiple of 16"
     if max_tokens is None:
         max_tokens = max_blocks_per_seq * block_size
     threads = head_dim // (4 * VEC_I32)
@@ -64,7 +72,9 @@ def build_paged_gather(max_blocks_per_seq=256, block_size=16, head_dim=128, max_
         dst_row = (seq * max_tokens + token) * (row_words // VEC_I32) + tid
 
         atom = fx.make_copy_atom(fx.rocdl.BufferCopy128b(), 4)
-        reg_ty = fx.MemRefType.get(T.i32, fx.LayoutType.get(VEC_I32, 1), fx.AddressSpace.Register)
+        reg_ty = fx.MemRefType.get(
+            T.i32, fx.LayoutType.get(VEC_I32, 1), fx.AddressSpace.Register
+        )
         reg = fx.memref_alloca(reg_ty, fx.make_layout(VEC_I32, 1))
         fx.copy(atom, _vec4_row(kv, src_row), reg)
         fx.copy(atom, reg, _vec4_row(dst, dst_row))
@@ -72,10 +82,14 @@ def build_paged_gather(max_blocks_per_seq=256, block_size=16, head_dim=128, max_
     return paged_gather_kernel, threads
 
 
-def build_launcher(max_blocks_per_seq=256, block_size=16, head_dim=128, num_seqs=2):
+def build_launcher(
+    max_blocks_per_seq=256, block_size=16, head_dim=128, num_seqs=2
+):
     """A `flyc.jit` host function that launches the gather over every token."""
     max_tokens = max_blocks_per_seq * block_size
-    kernel, threads = build_paged_gather(max_blocks_per_seq, block_size, head_dim, max_tokens)
+    kernel, threads = build_paged_gather(
+        max_blocks_per_seq, block_size, head_dim, max_tokens
+    )
 
     @flyc.jit
     def launch_paged_gather(
