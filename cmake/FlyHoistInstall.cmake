@@ -98,10 +98,8 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/flyhoist
   DESTINATION ${FLYHOIST_INSTALL_PYTHONDIR}
   PATTERN "__pycache__" EXCLUDE
   PATTERN "*.pyc" EXCLUDE)
-file(RELATIVE_PATH FLYHOIST_PYTHON_TO_LIBRARY
+file(RELATIVE_PATH library
   /prefix/${FLYHOIST_INSTALL_PYTHONDIR}/flyhoist
   /prefix/${FLYHOIST_INSTALL_LIBDIR}/libFlyHoistMLIRCAPI.so)
-configure_file(${CMAKE_CURRENT_LIST_DIR}/_installed.py.in
-  ${PROJECT_BINARY_DIR}/python/flyhoist/_installed.py @ONLY)
-install(FILES ${PROJECT_BINARY_DIR}/python/flyhoist/_installed.py
-  DESTINATION ${FLYHOIST_INSTALL_PYTHONDIR}/flyhoist)
+include(${CMAKE_CURRENT_LIST_DIR}/FlyHoistPythonPackage.cmake)
+flyhoist_install_python_note(${FLYHOIST_INSTALL_PYTHONDIR}/flyhoist ${library})

@@ -22,6 +22,10 @@ the op-by-op IR a DSL's tracer would emit for it. What this example traces
 are the parts that matter here: the baked values and the launch.
 
   examples/jit_frontend.py [--widths 125] [--cache-dir DIR] [--chip gfx942]
+
+With FLYHOIST_REMOTE_CACHE=redis://host:port set, the code objects are
+shared through Redis too: a second machine (or a second --cache-dir)
+compiles nothing.
 """
 
 import argparse
@@ -33,9 +37,11 @@ import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(ROOT, 'python'))
-
-import flyhoist  # noqa: E402
+try:  # installed (pip install .), or on PYTHONPATH
+    import flyhoist
+except ImportError:  # run from the checkout as it is
+    sys.path.insert(0, os.path.join(ROOT, 'python'))
+    import flyhoist
 
 REFERENCE_KERNEL = os.path.join(ROOT, 'kernels', 'paged_fp4_mqa_logits.mlir')
 
@@ -232,6 +238,8 @@ def main():
               f'(still traced {cache.traced}, compiled {cache.compiled}): '
               f'{per_get * 1e6:.1f} us per KernelCache.get, '
               f'{per_call * 1e6:.1f} us per jit call')
+        if cache.remote is not None:  # FLYHOIST_REMOTE_CACHE
+            print(f'remote cache: {cache.remote_hits} hits')
         context = cache.context
         if args.baseline:
             traced, compiled, base_elapsed = specialize_everything(

@@ -6,12 +6,13 @@ value, which ctypes does for foreign functions and callbacks alike.
 """
 
 import ctypes
-import glob
 import os
-import re
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__))))
+# Which library is loaded is _discovery's (one rule, docs/INTEGRATION.md).
+from ._discovery import (LIBRARY_NAME, ROOT, LibraryError,  # noqa: F401
+                         LibraryMismatch, LibraryNotFound, find,
+                         find_library, is_sanitizer_build, library_candidates)
+from . import _discovery
 
 #: The version of include/flyhoist-c/FlyHoist.h this package speaks: the
 #: library's major version must be this one and its minor version at least
@@ -20,20 +21,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(
 API_MAJOR = 1
 API_MINOR = 4
 
-LIBRARY_NAME = 'libFlyHoistMLIRCAPI.so'
-
-try:  # written by `cmake --install`: the installed library, from here
-    from ._installed import LIBRARY as _INSTALLED_LIBRARY
-except ImportError:
-    _INSTALLED_LIBRARY = None
-
-
-class LibraryNotFound(RuntimeError):
-    """No libFlyHoistMLIRCAPI.so where the package looked."""
-
 
 def _handle(name):
-    return type(name, (ctypes.Structure,), {'_fields_': [('ptr', ctypes.c_void_p)]})
+    return type(name, (ctypes.Structure,),
+                {'_fields_': [('ptr', ctypes.c_void_p)]})
 
 
 MlirContext = _handle('MlirContext')
@@ -168,66 +159,6 @@ _SIGNATURES = {
 }
 
 
-_SANITIZER_NAME = re.compile(r'(^|[-_.])(a|ub|t|m|hwa)?san(itize[dr]?)?'
-                             r'($|[-_.])', re.IGNORECASE)
-
-
-def is_sanitizer_build(build_dir):
-    """Whether `build_dir` is a sanitized build (scripts/sanitize.sh's
-    build-asan): by its name, or by its CMakeCache.txt. Its library needs
-    the sanitizer runtime loaded first, which a plain python3 does not do."""
-    if _SANITIZER_NAME.search(os.path.basename(os.path.normpath(build_dir))):
-        return True
-    try:
-        with open(os.path.join(build_dir, 'CMakeCache.txt'),
-                  errors='replace') as f:
-            cache = f.read()
-    except OSError:
-        return False
-    return 'FLYHOIST_SANITIZE:BOOL=ON' in cache or '-fsanitize=address' in \
-        cache
-
-
-def library_candidates(explicit=None):
-    """Where the package looks, in order (docs/INTEGRATION.md):
-    `explicit`, $FLYHOIST_CAPI_LIB, the installed library (an installed
-    package), $FLYHOIST_BUILD_DIR/lib, the checkout's
-    build/lib, then its other build*/lib folders by name. The build folders
-    are searched only when they are not sanitized builds; a sanitized
-    library is loaded only when named (the first two)."""
-    candidates = [explicit, os.environ.get('FLYHOIST_CAPI_LIB')]
-    if _INSTALLED_LIBRARY:  # an installed package: its own prefix's library
-        candidates.append(os.path.normpath(os.path.join(
-            os.path.dirname(os.path.abspath(__file__)), _INSTALLED_LIBRARY)))
-    builds = []
-    if os.environ.get('FLYHOIST_BUILD_DIR'):
-        builds.append(os.environ['FLYHOIST_BUILD_DIR'])
-    builds.append(os.path.join(ROOT, 'build'))
-    builds += sorted(glob.glob(os.path.join(ROOT, 'build?*')))
-    for build in builds:
-        if not is_sanitizer_build(build):
-            candidates.append(os.path.join(build, 'lib', LIBRARY_NAME))
-    return [c for c in candidates if c]
-
-
-def find_library(explicit=None):
-    """The library: the first of library_candidates() that exists."""
-    for path in library_candidates(explicit):
-        if os.path.exists(path):
-            return path
-    sanitized = [b for b in glob.glob(os.path.join(ROOT, 'build*'))
-                 if is_sanitizer_build(b) and
-                 os.path.exists(os.path.join(b, 'lib', LIBRARY_NAME))]
-    hint = ''
-    if sanitized:
-        hint = (f'; {", ".join(sorted(sanitized))} is a sanitized build, '
-                f'used only when named by FLYHOIST_CAPI_LIB (with the '
-                f'sanitizer runtime preloaded)')
-    raise LibraryNotFound(
-        f'{LIBRARY_NAME} not found: build the project (ninja -C build '
-        f'FlyHoistMLIRCAPI) or set FLYHOIST_CAPI_LIB{hint}')
-
-
 class Library:
     """The loaded library, with every declared function typed."""
 
@@ -263,7 +194,15 @@ def load(path=None):
     """Loads the library once per process (MLIR's registries are global)."""
     global _library
     if _library is None:
-        _library = Library(find_library(path))
+        found, origin = find(path)
+        try:
+            library = Library(found)
+        except OSError as error:  # dlopen's reason: a missing libMLIR.so...
+            raise LibraryError(f'{found} ({origin}) does not load: {error}; '
+                               f'flyhoist needs LLVM 22 (scripts/setup.sh)'
+                               ) from None
+        _discovery.check_identity(found, origin, library.build_identity)
+        _library = library
         # Process-wide registrations, once, as a frontend does at start-up.
         _library.mlirRegisterAllPasses()
         _library.mlirRegisterFlyHoistPasses()

@@ -1,18 +1,19 @@
-# Where the package finds libFlyHoistMLIRCAPI.so: FLYHOIST_CAPI_LIB first,
-# then $FLYHOIST_BUILD_DIR/lib, build/lib, the other build*/lib by name; a
-# sanitized build (build-asan, or FLYHOIST_SANITIZE in its CMakeCache.txt)
-# only when named, since its library needs the sanitizer runtime preloaded.
-# The checkout is a made-up folder tree here.
+# Where the package finds libFlyHoistMLIRCAPI.so in a source checkout (the
+# package installed with a library is installed_library.py): FLYHOIST_CAPI_LIB
+# first, then $FLYHOIST_BUILD_DIR/lib, build/lib, the other build*/lib by
+# name; a sanitized build (build-asan, or FLYHOIST_SANITIZE in its
+# CMakeCache.txt) only when named, since its library needs the sanitizer
+# runtime preloaded. The checkout is a made-up folder tree here.
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: python3 %s %t | FileCheck %s
 
 import os
 import sys
 
-from flyhoist import _capi
+from flyhoist import _capi, _discovery
 
 root = sys.argv[1]
-_capi.ROOT = root
+_discovery.ROOT = root
 for name in ('FLYHOIST_CAPI_LIB', 'FLYHOIST_BUILD_DIR'):
     os.environ.pop(name, None)
 
@@ -30,7 +31,7 @@ def found():
     try:
         return os.path.relpath(_capi.find_library(), root)
     except _capi.LibraryNotFound as error:
-        return f'LibraryNotFound: {str(error).split("; ", 1)[-1]}'
+        return f'LibraryNotFound: {str(error).rsplit("; ", 1)[-1]}'
 
 
 # CHECK: only build-asan: LibraryNotFound: {{.*}}/build-asan is a sanitized build, used only when named by FLYHOIST_CAPI_LIB
