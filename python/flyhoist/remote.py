@@ -286,8 +286,8 @@ class RemoteCache:
                 self._reported.add(str(digest))
                 self._warning(('remote-damaged', str(digest)),
                               f'the remote cache {self.redacted_url} holds '
-                              f'a damaged value for {digest} ({why}, '
-                              f'{len(data)} bytes); compiling it again')
+                              f'a damaged value for {digest} ({why}); '
+                              f'compiling it again')
             return None
         self.hits += 1
         return objects
