@@ -15,7 +15,6 @@ Exit status 0 when every input passes.
 """
 
 import argparse
-import os
 import random
 import subprocess
 import sys

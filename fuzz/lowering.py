@@ -94,7 +94,7 @@ def ptx_texts(out):
 
 
 def unescape(text):
-    """An MLIR string literal's contents: \\ and \XX (hex) escapes."""
+    r"""An MLIR string literal's contents: \\ and \XX (hex) escapes."""
     return re.sub(r"\\(\\|[0-9A-Fa-f]{2})",
                   lambda m: "\\" if m.group(1) == "\\"
                   else chr(int(m.group(1), 16)), text)

@@ -5,6 +5,9 @@ set -euo pipefail
 
 packages=(
   cmake ninja-build g++ python3 pkg-config
+  # Virtual environments of Debian's python3 (pip install . into one; the
+  # ruff that scripts/test.sh runs). A python3 of pyenv's has venv built in.
+  python3-venv
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22
   clang-22 libclang-rt-22-dev clang-format-22
   # The remote cache (python/flyhoist/remote.py) and its tests: the client

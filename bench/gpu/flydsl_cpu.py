@@ -510,6 +510,7 @@ def h_remui(x, y, w):
 
 def h_cast(th, op, a):
     src, dst = scalar_type(op.operand_types[0]), scalar_type(op.result_types[0])
+
     def cast(x):
         if op.name in ('arith.extui', 'arith.index_castui'):
             return x
@@ -798,8 +799,10 @@ def wave_mfma_scale_16x16x128(op, lanes):
     a = [operand(l, (x[0], x[6], x[5], x[3])) for l, x in enumerate(lanes)]
     b = [operand(l, (x[1], x[8], x[7], x[4])) for l, x in enumerate(lanes)]
     # A[i][k] is lane i + 16 (k / 32), value k % 32; B[k][j] alike with j.
+
     def a_at(i, k):
         return a[i + 16 * (k // 32)][k % 32]
+
     def b_at(k, j):
         return b[j + 16 * (k // 32)][k % 32]
     d = [[math.fsum(a_at(i, k) * b_at(k, j) for k in range(128)) for j in range(16)]
@@ -828,6 +831,7 @@ def wave_mfma_fp8_16x16x32(op, lanes):
     for x in lanes:
         if x[3] or x[4] or x[5]:
             raise KernelError('cbsz/abid/blgp other than 0 are not modelled')
+
     def vals(word):
         return [fp8_e4m3fnuz((word >> (8 * i)) & 0xFF) for i in range(8)]
     a = [vals(x[0]) for x in lanes]

@@ -49,6 +49,7 @@ __all__ = ['DiskCache', 'HoistedArgument', 'KernelCache', 'Launch',
 # The cache
 # --------------------------------------------------------------------------
 
+
 def _logging_enabled(topic):
     return topic in {t.strip() for t in
                      os.environ.get('FLYHOIST_LOG', '').split(',')}

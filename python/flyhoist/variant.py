@@ -11,6 +11,7 @@ import re
 from .contract import (check_manifest, compile_precondition,
                        kept_reason_text, precondition_text)
 
+
 class PreconditionError(RuntimeError):
     """A launch whose arguments break what the kernel was compiled for."""
 

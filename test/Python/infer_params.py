@@ -7,7 +7,6 @@
 # compile for that value with one logged line, never a wrong launch.
 # RUN: env FLYHOIST_LOG=recompiles python3 %s 2>&1 | FileCheck %s
 
-import sys
 
 from flyhoist import KernelCache, Target
 

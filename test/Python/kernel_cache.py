@@ -17,7 +17,7 @@ from flyhoist.contract import compile_precondition
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 'Inputs'))
 from fake_gpu import FakeGPU, NaiveRetirer  # noqa: E402
-from gather_trace import no_trace, trace, traces  # noqa: E402
+from gather_trace import no_trace, trace  # noqa: E402
 
 
 messages = []

@@ -14,7 +14,7 @@ from flyhoist import KernelCache, Target
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 'Inputs'))
-from gather_trace import no_trace, trace, traces  # noqa: E402
+from gather_trace import trace, traces  # noqa: E402
 
 
 if sys.argv[1:] == ['log']:

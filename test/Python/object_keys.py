@@ -8,8 +8,6 @@
 # RUN: rm -rf %t && mkdir -p %t
 # RUN: python3 %s %t 2>&1 | FileCheck %s
 
-import os
-import sys
 
 from flyhoist import CompileError, Context, KernelCache, Target
 from flyhoist import keys

@@ -213,6 +213,8 @@ try:
     ModuleRetirer(gpu, max_deferred=-1)
 except ValueError as error:
     print(error)
+
+
 # CHECK-NEXT: max_deferred must be at least 0
 
 # CHECK-LABEL: errors

@@ -2,7 +2,6 @@
 folder, with no persistence; and a server that accepts connections and
 never answers (a slow or hung cache)."""
 
-import os
 import shutil
 import socket
 import subprocess
