@@ -27,10 +27,13 @@ The protocol (docs/INTEGRATION.md, "The cache protocol"):
    the retirer's own thread (retire.ModuleRetirer).
 """
 
+from __future__ import annotations
+
 import contextlib
 import os
 import sys
 import threading
+from typing import Any, Callable, Hashable, Mapping, Sequence
 
 from . import _compile_worker
 from . import _objects, keys
@@ -88,10 +91,17 @@ class KernelCache:
     Bad options and settings raise ValueError here, not at the first get.
     """
 
-    def __init__(self, target, options='', cache_dir=None, loader=None,
-                 capacity=None, backend=None, retirer=None, context=None,
-                 log=None, remote=None, infer_params=False,
-                 compile_in_worker=None, secret=None):
+    def __init__(self, target: Target | str, options: str = '',
+                 cache_dir: str | bool | None = None,
+                 loader: Callable[[dict[str, bytes]], Any] | None = None,
+                 capacity: int | None = None, backend: Any = None,
+                 retirer: ModuleRetirer | None = None,
+                 context: Context | None = None,
+                 log: Callable[[str], Any] | None = None,
+                 remote: str | RemoteCache | bool | None = None,
+                 infer_params: bool = False,
+                 compile_in_worker: bool | None = None,
+                 secret: str | bytes | bool | None = None) -> None:
         self.target = target if isinstance(target, Target) else Target(target)
         self.options = options
         self._context = context
@@ -165,7 +175,7 @@ class KernelCache:
         check_pipeline(self.context, self.target.pipeline())
 
     @property
-    def context(self):
+    def context(self) -> Context:
         if self._context is None:
             self._context = Context()
         return self._context
@@ -181,7 +191,9 @@ class KernelCache:
         except KeyError:
             return (kernel, tuple(sorted(params.items())))
 
-    def get(self, kernel, params, trace, args=None):
+    def get(self, kernel: Hashable, params: Mapping[str, int],
+            trace: Callable[[dict[str, int]], str],
+            args: Sequence[Any] | None = None) -> Launch:
         if self._inference is not None:
             return self._inference.get(kernel, params, trace, args)
         variants = self._entries.get(self._key(kernel, params))
@@ -406,7 +418,7 @@ class KernelCache:
 
     # -- shutdown -------------------------------------------------------------
 
-    def close(self):
+    def close(self) -> None:
         """Unloads every loaded module once its streams are done (and
         stops the retirer's thread if this cache made the retirer)."""
         if self._resident is not None:

@@ -6,7 +6,10 @@ for hoisted values, and every value the module baked in. A `Launch` is what
 `KernelCache.get` returns: the variant's objects and the arguments to pass.
 """
 
+from __future__ import annotations
+
 import re
+from typing import Any, Hashable, Sequence
 
 from .contract import (check_manifest, compile_precondition,
                        kept_reason_text, precondition_text)
@@ -184,21 +187,22 @@ class Launch:
         self.cache, self.variant, self.values = cache, variant, values
 
     @property
-    def objects(self):
+    def objects(self) -> dict[str, bytes]:
         """{gpu.module symbol: code object bytes}."""
         return self.variant.objects
 
     @property
-    def fingerprints(self):
+    def fingerprints(self) -> dict[str, str]:
         return dict(self.variant.okey[1])
 
     @property
-    def specialized(self):
+    def specialized(self) -> bool:
         """True when this call got a fully specialized compile."""
         return self.variant.specialized
 
-    def arguments(self, runtime_args=(), kernel=None, lowered=False,
-                  args=None):
+    def arguments(self, runtime_args: Sequence[Any] = (),
+                  kernel: Hashable | None = None, lowered: bool = False,
+                  args: Sequence[Any] | None = None) -> list[Any]:
         """The kernel's runtime arguments with each hoisted value inserted.
 
         lowered=False: `runtime_args` holds one entry per argument of the
@@ -252,7 +256,7 @@ class Launch:
         return runtime_args
 
     @property
-    def memref_convention(self):
+    def memref_convention(self) -> str:
         """'bare_pointers' when the target's pipeline passes memrefs as bare
         pointers (use-bare-ptr-memref-call-conv=true), else
         'memref_descriptors': the `kernel_parameter` key that applies."""
@@ -298,7 +302,7 @@ class Launch:
                 return entry
         return {}
 
-    def module_for(self, stream):
+    def module_for(self, stream: Any) -> Any:
         """The loaded module (the cache's loader made it), noting that it
         launches on `stream` so that it is unloaded only after that
         stream's work is done."""
