@@ -153,9 +153,10 @@ def gpu_form(text):
                      + ["  " + l for l in body] + ["  }", "}"]) + "\n"
 
 
-def canonical(tools, text):
+def canonical(tools, text, leaf_attributes=True):
     """What the compile reads of `text`: specialized, canonicalized, CSE'd,
-    generic form (constants placed and merged one way)."""
+    generic form (constants placed and merged one way); without the
+    discardable attributes of constants unless `leaf_attributes`."""
     rc, out, err = run([tools.fly_opt, "--materialize-specialization",
                         "--canonicalize", "--cse", "--mlir-print-op-generic",
                         "--mlir-print-local-scope"], text)
@@ -167,7 +168,10 @@ def canonical(tools, text):
     for line in out.splitlines():
         found = CONSTANT_RE.match(line)
         if found:
-            constants[found.group(1)] = "<%s>" % found.group(2)
+            literal = found.group(2)
+            if not leaf_attributes:
+                literal = re.sub(r"\}> \{.*\} : \(", "}> : (", literal)
+            constants[found.group(1)] = "<%s>" % literal
         else:
             kept.append(line)
     text = re.sub(r"%[\w]+", lambda m: constants.get(m.group(0), m.group(0)),
