@@ -292,6 +292,27 @@ def report(totals, escapes, kernels, failed, seconds):
                  by_level.items())) if by_level else "", seconds))
 
 
+def record(failures, seed, found):
+    """Prints each escape and writes its files under `failures` (a setup
+    failure too); returns the (form, level) of the escapes."""
+    escapes = []
+    for n, (form, level, what, files) in enumerate(found):
+        if form is not None:
+            escapes.append((form, level))
+            print("ESCAPE seed %d %s/%s: %s" % (seed, form, level, what))
+        if not failures:
+            continue
+        folder = os.path.join(failures, "seed-%d-%s-%s-%d"
+                              % (seed, form, level, n))
+        os.makedirs(folder, exist_ok=True)
+        for name, text in files.items():
+            with open(os.path.join(folder, name), "w") as f:
+                f.write(text)
+        with open(os.path.join(folder, "what.txt"), "w") as f:
+            f.write(what + "\n")
+    return escapes
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fly-opt", default="fly-opt")
@@ -339,19 +360,7 @@ def main():
             for form, levels in stats.items():
                 for level, row in levels.items():
                     totals[form][level].update(row)
-            for n, (form, level, what, files) in enumerate(found):
-                if form is not None:
-                    escapes.append((form, level))
-                    print("ESCAPE seed %d %s/%s: %s" % (seed, form, level, what))
-                if args.failures:
-                    folder = os.path.join(args.failures, "seed-%d-%s-%s-%d"
-                                          % (seed, form, level, n))
-                    os.makedirs(folder, exist_ok=True)
-                    for name, text in files.items():
-                        with open(os.path.join(folder, name), "w") as f:
-                            f.write(text)
-                    with open(os.path.join(folder, "what.txt"), "w") as f:
-                        f.write(what + "\n")
+            escapes += record(args.failures, seed, found)
     report(totals, escapes, args.kernels, failed, time.time() - begin)
     return 1 if escapes or failed else 0
 
