@@ -9,25 +9,40 @@ later value is traced and matched against that template
 which the launch passes for the hoisted parameters. No value is launched on
 code its trace was not proven equal to.
 
-KernelCache(target, infer_params=True) uses `Inference`:
-  1st value   trace, compile (as without inference: nothing to learn yet)
-  2nd value   trace, infer against the 1st trace, hoist, compile the template
-  later       trace, match: the template's code object, or, when the trace
-              does not match or a kept parameter changed, a compile for this
-              value with the reason in the recompile log
+KernelCache(target, infer_params=True) uses `Inference`, per kernel, over
+groups of traces (groups.py: one template serves a group; a value baked in
+where the pass keeps it splits groups, a value the trace does not show
+splits nothing):
+  a new trace  matched against each group's template, closest first: a
+               match whose values pass the template's guards launches on
+               it with its own constants (no compile)
+  else         inferred against the traces of the closest groups: a
+               template that hoists something that varies is compiled and
+               widens that group (or, when it keeps a varying value, such as
+               a loop bound, starts a group for this trace's kept values)
+  else         compiled for its own values alone, in a group of its own,
+               logged with the closest group's reason (located)
+Templates and groups are kept in the disk and remote caches (persist.py),
+so another process serves a new value with a trace and a match. Offset
+tails are hoisted unless the options name `hoist-immediate-offsets`.
 
 A compile that does not lower (or ends the compile worker) falls back as on
 KernelCache's own route, through the same KernelCache.attach_or_specialize:
 the trace compiled fully specialized, one warning, a recompile-log line.
-When it is the template's, later values get specialized compiles too.
+When it is a template's, later values of its group get specialized
+compiles too.
 """
 
 import ctypes
 import json
+import re
 
 from . import _capi
-from .contract import kept_reason_text
+from .groups import (MAX_PAIRINGS, KernelState, broken_text, folded_note,
+                     kept_text)
 from .ir import HoistError, MLIRError
+from .persist import Persistence, decode as persist_decode, stable_name
+from .variant import Variant
 
 
 class TraceMismatch(MLIRError):
@@ -100,17 +115,14 @@ def match_spec_params(template, trace):
     return json.loads(b''.join(pieces))
 
 
-class _Kernel:
-    """What inference knows about one kernel."""
-
-    def __init__(self):
-        self.traces = []       # (values, text) of traces not yet paired:
-                               # the first and the latest ones
-        self.template = None   # ir.Module: the inferred, unhoisted template
-        self.variant = None    # the template's Variant
-        self.names = ()        # the template's parameter names
-        self.inferred = []     # what inference introduced (dicts)
-        self.reason = None     # why inference gave up on this kernel
+def inference_options(options):
+    """The pass options inference hoists with: the cache's, with offset
+    tails hoisted unless they name `hoist-immediate-offsets` themselves. A
+    parameter the traces vary kept as an immediate offset would compile
+    once per value; hoisted it costs an add per access (DESIGN.md 7)."""
+    if re.search(r'(^|\s)hoist-immediate-offsets(=|\s|$)', options):
+        return options
+    return (options + ' hoist-immediate-offsets=true').strip()
 
 
 class Inference:
@@ -118,8 +130,10 @@ class Inference:
 
     def __init__(self, cache):
         self.cache = cache
-        self.kernels = {}
+        self.kernels = {}   # kernel -> groups.KernelState
         self.launches = {}  # (kernel, values) -> (Variant, launch values)
+        self.options = inference_options(cache.options)
+        self.persist = Persistence(cache, self.options)
 
     # -- the cache's entry point ---------------------------------------------
 
@@ -135,7 +149,7 @@ class Inference:
             cache.misses += 1
             text = trace(params)  # a trace that raises leaves no trace here
             cache.traced += 1
-            state = self.kernels.setdefault(kernel, _Kernel())
+            state = self._state(kernel)
             module = cache.context.parse(text, self._source(kernel))
             try:
                 variant, values = self._resolve(kernel, state, params, text,
@@ -147,149 +161,280 @@ class Inference:
 
     def close(self):
         for state in self.kernels.values():
-            if state.template is not None:
-                state.template.close()
-                state.template = None
+            state.close()
 
-    # -- the three cases -----------------------------------------------------
+    def _state(self, kernel):
+        state = self.kernels.get(kernel)
+        if state is None:
+            state = self.kernels[kernel] = KernelState(stable_name(kernel))
+            if self.persist.enabled:
+                self._load(kernel, state)
+        return state
+
+    # -- serve, learn, or compile alone ---------------------------------------
 
     def _resolve(self, kernel, state, params, text, module, args):
-        if state.template is not None:
-            try:
-                matched = match_spec_params(state.template, module)
-            except TraceMismatch as mismatch:
-                return self._per_value(kernel, params, text, module,
-                                       mismatch.summary())
-            values = {**params, **matched}
-            if state.variant.failure(values, args) is None:
-                return state.variant, values
-            return self._per_value(kernel, params, text, module,
-                                   self._why(state, values, args))
-        if not state.traces:
-            state.traces.append((dict(params), text))
-            return self._compile(kernel, params, text, module), dict(params)
-        if state.reason is not None:
-            return self._per_value(kernel, params, text, module,
-                                   state.reason)
-        return self._infer(kernel, state, params, text, module, args)
+        reasons = []
+        ranked = state.ranked(params)
+        for group in ranked:
+            served = self._serve(kernel, group, params, module, args)
+            if isinstance(served, tuple):
+                return served
+            if served:
+                reasons.append((group, served))
+        for group in [g for g in ranked if g.reason is None][:MAX_PAIRINGS]:
+            learned = self._learn(kernel, state, group, params, text, module,
+                                  args)
+            if isinstance(learned, tuple):
+                return learned
+            reasons.append((group, learned))
+        return self._alone(kernel, state, params, text, module, reasons)
 
-    def _infer(self, kernel, state, params, text, module, args):
-        cache = self.cache
-        # The latest unpaired trace first, then the first one: a value the
-        # DSL folds (x * 1 at width 1) gives a trace of its own structure,
-        # which says nothing about the others.
-        mismatches = []
-        for other_values, other_text in reversed(state.traces):
-            other = cache.context.parse(other_text, self._source(kernel))
-            frontend = [(name, [value, other_values[name]])
-                        for name, value in sorted(params.items())
-                        if name in other_values and isinstance(value, int)]
-            try:
-                # The new trace is the base: the template's kept parameters
-                # are baked in at its values, so its compile serves it.
-                state.inferred = infer_spec_params(module, [other], frontend)
-                break
-            except TraceMismatch as mismatch:
-                mismatches.append(mismatch)
-            finally:
-                other.close()
-        else:
-            # Kept for the next value to pair with: the first trace and
-            # the latest.
-            state.traces = state.traces[:1] + [(dict(params), text)]
-            return self._per_value(kernel, params, text, module,
-                                   f'not inferred: {mismatches[0].summary()}')
-        template = module.clone()
-        matched = match_spec_params(template, module)
-        values = {**params, **matched}
+    def _serve(self, kernel, group, params, module, args):
+        """(variant, values) when `module` matches the group's template
+        and its values pass the guards, else why not (None: no template)."""
+        if group.template is None or self._template_variant(
+                kernel, group, params) is None:
+            return group.reason
         try:
-            manifest = module.hoist(cache.options)
-        except HoistError as error:
-            template.close()
-            state.reason = f'not hoisted: {str(error).splitlines()[-1]}'
-            return self._per_value_fresh(kernel, params, text, state.reason)
-        from .variant import Variant
+            matched = match_spec_params(group.template, module)
+        except TraceMismatch as mismatch:
+            return mismatch.summary()
+        values = {**params, **matched}
+        if group.variant.failure(values, args) is None:
+            return group.variant, values
+        return broken_text(group, values, args)
+
+    def _learn(self, kernel, state, group, params, text, module, args):
+        """Infers a template from `module` and `group`'s traces: (variant,
+        values) when it hoists something that varies, else why not. The
+        template widens the group, or, when it keeps a value that varies
+        (a loop bound), starts a group of its own for `module`'s values."""
+        base = module.clone()
+        try:
+            inferred = self._infer(kernel, base, group, params)
+        except TraceMismatch as mismatch:
+            base.close()
+            return f'not inferred: {mismatch.summary()}' + \
+                folded_note(params, group)
+        varying = [p['name'] for p in inferred]
+        if not varying:  # the same trace, up to where constants sit
+            base.close()
+            if group.template is not None:
+                return 'the same trace as the template\'s, whose ' \
+                       'preconditions it breaks'
+            if group.per_value is None:  # a group of another process
+                group.per_value, _ = self._own(kernel, state, params,
+                                                 text)
+            # Named leaves (the trace's own spec.params) align by name
+            # whatever their values: its guards decide.
+            own = group.per_value
+            broken = own.failure(params, args)
+            if broken is None:
+                return own, dict(params)
+            return own.why_specialized or f'{broken.text} does not hold'
+        hoisted = base.clone()
+        try:
+            manifest = hoisted.hoist(self.options)
+            matched = match_spec_params(base, module)
+        except (HoistError, TraceMismatch) as error:
+            base.close()
+            hoisted.close()
+            return f'not hoisted: {str(error).splitlines()[-1]}'
+        values = {**params, **matched}
         variant = Variant(kernel, values, manifest, set(matched))
-        if variant.failure(values, args) is not None:
-            template.close()
-            state.reason = 'the template does not hold for its own values'
-            return self._per_value_fresh(kernel, params, text, state.reason)
-        compiled, _ = cache.attach_or_specialize(
-            variant, module, params, text, self._source(kernel))
+        kept = [n for n in varying if n not in variant.hoisted]
+        failure = variant.failure(values, args)
+        if len(kept) == len(varying) or failure is not None:
+            base.close()
+            hoisted.close()
+            return ('; '.join(kept_text(variant, n) for n in kept) or
+                    f'the template breaks {failure.text} for its own values')
+        return self._adopt(kernel, state, (group, bool(kept)),
+                           (params, text), (base, hoisted), variant, matched,
+                           [kept_text(variant, n) for n in kept])
+
+    def _infer(self, kernel, base, group, params):
+        cache = self.cache
+        others = [cache.context.parse(t, self._source(kernel))
+                  for _, t in group.traces]
+        try:
+            names = sorted(n for n, v in params.items()
+                           if isinstance(v, int) and
+                           all(n in p for p, _ in group.traces))
+            frontend = [(n, [params[n]] + [p[n] for p, _ in group.traces])
+                        for n in names]
+            return infer_spec_params(base, others, frontend)
+        finally:
+            for other in others:
+                other.close()
+
+    def _adopt(self, kernel, state, group, trace, modules, variant,
+               matched, kept):
+        """Compiles the learned template and makes it `group`'s, or, when
+        it keeps a varying value (`split`), a new group's, whose kept
+        values are `trace`'s."""
+        cache = self.cache
+        params, text = trace
+        base, hoisted = modules
+        group, split = group
+        paired = group.describe()
+        group = None if split else group
+        compiled, origin = cache.attach_or_specialize(
+            variant, hoisted, params, text, self._source(kernel))
+        hoisted.close()
+        widened = group is not None and group.template is not None
+        if group is None:
+            group = state.new_group([])
+        group.add(params, text)
+        self._count(state, origin)
         if compiled is not variant:
             # The template does not lower: this value got a specialized
-            # compile (warned once); so does every later one.
-            template.close()
-            state.reason = cache.UNLOWERABLE
-            self._log(kernel, params, state.reason)
+            # compile (warned once); so does every later one of the group.
+            base.close()
+            group.drop_template(cache.UNLOWERABLE)
+            self._log(kernel, params, cache.UNLOWERABLE, origin, group)
+            self._store(state)
             return compiled, dict(params)
-        state.template, state.variant, state.names = \
-            template, variant, tuple(matched)
-        kept = [self._kept(variant, p['name']) for p in state.inferred
-                if p['name'] not in variant.hoisted]
-        if kept:
-            # A new value of a kept parameter is a compile: say so now.
-            self._log(kernel, params, 'inferred, ' + '; '.join(kept))
-        return variant, values
+        group.set_template(base, matched, variant)
+        what = ', '.join(repr(n) for n in sorted(variant.hoisted)) or 'none'
+        why = (f'split from {paired}' if split else
+               f'{"widened" if widened else "learned"} from '
+               f'{len(group.traces)} traces') + f': hoists {what}'
+        self._log(kernel, params, '; '.join([why] + kept), origin, group,
+                  'template')
+        self._store(state)
+        return variant, {**params, **matched}
 
-    # -- compiles --------------------------------------------------------------
+    def _alone(self, kernel, state, params, text, module, reasons):
+        """The trace compiled for its own values, in a group of its own;
+        logged with the closest group's reason."""
+        cache = self.cache
+        reason = reasons[0][1] if reasons else None
+        if reason == cache.UNLOWERABLE:
+            with cache.context.parse(text, self._source(kernel)) as fresh:
+                variant, origin = cache.compile_specialized(
+                    kernel, params, fresh, reason)
+            cache.specialized_after_failure += 1
+            self._count(state, origin)
+        else:
+            variant, origin = self._own(kernel, state, params, text)
+        group = state.new_group([(params, text)])
+        group.per_value = variant
+        if reason is not None:
+            self._log(kernel, params, reason, origin, group)
+        self._store(state)
+        return variant, dict(params)
+
+    def _own(self, kernel, state, params, text):
+        """The trace compiled for its own values: (variant, origin)."""
+        with self.cache.context.parse(text, self._source(kernel)) as fresh:
+            variant, origin = self._compile(kernel, params, text, fresh)
+        if not variant.hoisted:
+            variant.specialized = True  # an object for these values alone
+        self._count(state, origin)
+        return variant, origin
 
     def _compile(self, kernel, params, text, module):
         """The trace hoisted as it is (its own spec.params, if any) and
-        compiled: good for these values only. A hoisted form that does not
-        lower falls back to the specialized compile (KernelCache's)."""
-        from .variant import Variant
+        compiled: (variant, origin). A hoisted form that does not lower
+        falls back to the specialized compile (KernelCache's)."""
         cache = self.cache
-        manifest = module.hoist(cache.options)
+        manifest = module.hoist(self.options)
         variant = Variant(kernel, params, manifest, ())
-        variant, _ = cache.attach_or_specialize(variant, module, params, text,
-                                                self._source(kernel))
-        return variant
-
-    def _per_value_fresh(self, kernel, params, text, reason):
-        """_per_value on the trace as the frontend gave it (inference
-        rewrote `module`)."""
-        with self.cache.context.parse(text, self._source(kernel)) as module:
-            return self._per_value(kernel, params, text, module, reason)
-
-    def _per_value(self, kernel, params, text, module, reason):
-        self._log(kernel, params, reason)
-        cache = self.cache
-        if reason == cache.UNLOWERABLE:  # the template's hoisted form
-            variant, _ = cache.compile_specialized(kernel, params, module,
-                                                   reason)
-            cache.specialized_after_failure += 1
-            return variant, dict(params)
-        return self._compile(kernel, params, text, module), dict(params)
-
-    # -- reasons ------------------------------------------------------------
+        return cache.attach_or_specialize(variant, module, params, text,
+                                          self._source(kernel))
 
     @staticmethod
-    def _kept(variant, name):
-        if name in variant.kept:
-            _, entry = variant.kept[name]
-            return (f'{name!r} kept specialized: {kept_reason_text(entry)} '
-                    f'at {entry.get("location", "unknown")}')
-        return f'{name!r} is used by no kernel'
+    def _count(state, origin):
+        if origin == 'compiled':
+            state.compiles += 1
 
-    def _why(self, state, values, args):
-        template = state.variant
-        changes = []
-        for name in state.names:
-            old, new = template.params.get(name), values.get(name)
-            broken = any(g.name == name and
-                         g.holds(values, args) is False
-                         for g in template.guards)
-            if not broken and (old == new or name in template.hoisted):
-                continue
-            why = template.why_not_hoisted(name, values, args)
-            changes.append(f'{name!r} {old} -> {new} ({why})')
-        return '; '.join(changes) or 'a precondition does not hold'
+    # -- templates from another process ----------------------------------------
 
-    def _log(self, kernel, params, reason):
+    def _template_variant(self, kernel, group, asked):
+        """The group's Variant, built (hoisted, its objects found) the first
+        time a persisted template is asked for (by values `asked`); None
+        when it cannot be."""
+        if group.variant is not None:
+            return group.variant
         cache = self.cache
+        params, text = group.traces[-1]
+        values = {**params, **group.values}
+        hoisted = group.template.clone()
+        try:
+            manifest = hoisted.hoist(self.options)
+            variant = Variant(kernel, values, manifest, set(group.values))
+            if variant.failure(values, None) is not None:
+                raise ValueError('the template does not hold for its values')
+            compiled, origin = cache.attach_or_specialize(
+                variant, hoisted, params, text, self._source(kernel))
+        except (HoistError, ValueError, MLIRError) as error:
+            group.drop_template(f'persisted template not usable: '
+                                f'{str(error).splitlines()[-1]}')
+            self._log(kernel, asked, group.reason, None, group)
+            return None
+        finally:
+            hoisted.close()
+        state = self.kernels[kernel]
+        self._count(state, origin)
+        if compiled is not variant:
+            group.drop_template(cache.UNLOWERABLE)
+            return None
+        group.variant = variant
+        what = ', '.join(repr(n) for n in sorted(variant.hoisted))
+        self._log(kernel, asked, f'template learned in an earlier process '
+                  f'(hoists {what})', origin, group, 'template')
+        return variant
+
+    def _load(self, kernel, state):
+        name = self._name(kernel)
+        if state.name is None:
+            self.cache._warn('infer-name', f'{name}: no stable name (a str, '
+                             f'a function, a code object or a tuple of '
+                             f'those): what inference learns about it is '
+                             f'kept in this process only')
+            return
+        objects, where, why = self.persist.read(state.name)
+        entries = persist_decode(objects, state.name) if objects else why
+        if isinstance(entries, str):
+            self._note(f'inference state of {name} not loaded: {entries}; '
+                       f'learning it again')
+            return
+        for entry in entries or ():
+            group = state.new_group([tuple(t) for t in entry['traces']])
+            group.persisted = True
+            if entry['template'] is None:
+                continue
+            try:
+                group.template = self.cache.context.parse(
+                    objects[entry['template']], f'{name}.template.mlir')
+                group.values = dict(entry['values'])
+            except MLIRError as error:
+                group.reason = 'persisted template does not parse'
+                self._note(f'inference state of {name}: group '
+                           f'{group.index}\'s template from {where} does '
+                           f'not parse ({str(error).splitlines()[0]}); '
+                           f'learning it again')
+
+    def _store(self, state):
+        if state.name is not None and self.persist.enabled:
+            self.persist.write(state)
+
+    # -- the log ------------------------------------------------------------
+
+    def _log(self, kernel, params, reason, origin, group, what='again'):
+        """One line: compiled, loaded (from which cache) or reused, what,
+        for which values, in which group, and why."""
         shown = ', '.join(f'{k}={v}' for k, v in sorted(params.items()))
-        message = f'compiled {self._name(kernel)} again for {shown}: {reason}'
+        verb, where = {'compiled': ('compiled', ''), None: ('dropped', ''),
+                       'memory': ('reused', '')}.get(
+            origin, ('loaded', f' from {origin}'))
+        self._note(f'{verb} {self._name(kernel)} {what} for {shown} in '
+                   f'{group.describe()}{where}: {reason}')
+
+    def _note(self, message):
+        cache = self.cache
         cache.recompiles.append(message)
         if cache._log:
             cache._log(message)
@@ -300,3 +445,4 @@ class Inference:
 
     def _source(self, kernel):
         return f'{self._name(kernel)}.mlir'
+

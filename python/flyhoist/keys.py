@@ -145,3 +145,21 @@ def object_key(module, target, fingerprints):
     digest = ObjectKey(hashlib.sha256(text.encode()).hexdigest(),
                        device_symbols(module))
     return (str(digest), tuple(sorted(fingerprints.items()))), digest
+
+
+def inference_key(lib, target, options, name):
+    """The digest that names a kernel's inference state (persist.py) in
+    the disk and remote caches: the same build identity as code objects,
+    the target's pipeline, the pass options the templates are hoisted
+    with, and the kernel's stable name, under `kind: inference` (never an
+    object key)."""
+    text = json.dumps({
+        'schema': KEY_SCHEMA,
+        'kind': 'inference',
+        'build': lib.build_identity,
+        'capi': lib.revision,
+        'pipeline': target.key(),
+        'options': options,
+        'kernel': name,
+    }, sort_keys=True)
+    return hashlib.sha256(text.encode()).hexdigest()

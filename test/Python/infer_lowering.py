@@ -63,13 +63,15 @@ def run(trace):
 # CHECK-LABEL: template
 print('template')
 cache = run(plain)
-# CHECK-NEXT: specialized: [False, True, True, True]
+# Every launch is on an object for its own values (the first value's own
+# compile, then specialized ones).
+# CHECK-NEXT: specialized: [True, True, True, True]
 # CHECK-NEXT: arguments: {('m', 'v')}
 # CHECK-NEXT: objects: 3 PTX: True
 # CHECK-NEXT: traced 3, compiled 3, after a failed lowering 2, warnings 1
 # CHECK-NEXT: warning: compiled @kernels::@pick fully specialized ('row' = 2): its hoisted form does not lower: pick.mlir:6:12: error: LLVM Translation failed for operation: builtin.unrealized_conversion_cast; every new value of its hoisted parameters compiles again
-# CHECK-NEXT: compiled pick again for row=2: kept specialized: its hoisted form does not lower
-# CHECK-NEXT: compiled pick again for row=3: kept specialized: its hoisted form does not lower
+# CHECK-NEXT: compiled pick again for row=2 in group 1: kept specialized: its hoisted form does not lower
+# CHECK-NEXT: compiled pick again for row=3 in group 2 (row=3): kept specialized: its hoisted form does not lower
 # CHECK-NOT: compiled
 # A value seen before is a hit on its own specialized compile.
 print('hits:', cache.hits, 'row 2 again:',
@@ -86,8 +88,8 @@ run(marked)
 # CHECK-NEXT: objects: 3 PTX: True
 # CHECK-NEXT: traced 3, compiled 3, after a failed lowering 3, warnings 1
 # CHECK-NEXT: warning: compiled @kernels::@pick fully specialized ('row' = 1): its hoisted form does not lower: pick.mlir:4:12: error: LLVM Translation failed for operation: builtin.unrealized_conversion_cast; every new value of its hoisted parameters compiles again
-# CHECK-NEXT: compiled pick again for row=2: kept specialized: its hoisted form does not lower
-# CHECK-NEXT: compiled pick again for row=3: kept specialized: its hoisted form does not lower
+# CHECK-NEXT: compiled pick again for row=2 in group 2 (row=2): kept specialized: its hoisted form does not lower
+# CHECK-NEXT: compiled pick again for row=3 in group 3 (row=3): kept specialized: its hoisted form does not lower
 # CHECK-NOT: compiled
 
 # One warning per hoisted module, on stderr too.

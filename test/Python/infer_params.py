@@ -67,9 +67,11 @@ say('widths')
 launches = {w: cache.get('gather', {'width': w}, trace)
             for w in (64, 128, 3, 40, 500)}
 say(f'traced {cache.traced}, compiled {cache.compiled}')
+# CHECK-NEXT: [flyhoist] compiled gather template for width=128 in group 1: learned from 2 traces: hoists 'p0', 'width'
 # CHECK-NEXT: traced 5, compiled 2
 say('first:', launches[64].specialized, launches[64].arguments(RUNTIME))
-# CHECK-NEXT: first: False ['bt', 'out', 'seq', 'blk']
+# The first value's own compile: a per-value object.
+# CHECK-NEXT: first: True ['bt', 'out', 'seq', 'blk']
 for w in (128, 3, 40, 500):
     say(w, launches[w].arguments(RUNTIME))
 # The hoisted values in name order: p0 (4 * width), then width.
@@ -99,7 +101,7 @@ say('after:', cache.get('gather', {'width': 14}, trace).arguments(RUNTIME))
 # CHECK-LABEL: one op more
 say('one op more')
 launch = cache.get('gather', {'width': 777}, trace)
-# CHECK-NEXT: [flyhoist] compiled gather again for width=777: trace does not match the template: 'gpu.return' vs 'arith.addi' at gather.mlir:14:7 (gather.mlir:14:12 in the other trace)
+# CHECK-NEXT: [flyhoist] compiled gather again for width=777 in group 2 (width=777): trace does not match the template: 'gpu.return' vs 'arith.addi' at gather.mlir:14:7 (gather.mlir:14:12 in the other trace)
 say(f'traced {cache.traced}, compiled {cache.compiled}',
     launch.arguments(RUNTIME))
 # CHECK-NEXT: traced 7, compiled 3 ['bt', 'out', 'seq', 'blk']
@@ -107,14 +109,16 @@ say(f'traced {cache.traced}, compiled {cache.compiled}',
 # CHECK-LABEL: an invariant constant changes
 say('an invariant constant changes')
 launch = cache.get('gather', {'width': 999}, trace)
-# CHECK-NEXT: [flyhoist] compiled gather again for width=999: trace does not match the template: operand 1 is constant 256 in the template and constant 512 in the trace at gather.mlir:12:12 (gather.mlir:12:12 in the other trace)
+# A trace that differs from the template only in an integer constant
+# widens it: the tile becomes a parameter too (p1), compiled once.
+# CHECK-NEXT: [flyhoist] compiled gather template for width=999 in group 1: widened from 3 traces: hoists 'p0', 'p1', 'width'
 say(f'traced {cache.traced}, compiled {cache.compiled}',
-    launch.arguments(RUNTIME))
-# CHECK-NEXT: traced 8, compiled 4 ['bt', 'out', 'seq', 'blk']
-# The template still serves the widths that match it.
+    launch.arguments(RUNTIME), launch.specialized)
+# CHECK-NEXT: traced 8, compiled 4 ['bt', 'out', 'seq', 'blk', 3996, 512, 999] False
+# The widened template serves the widths of either tile.
 say('later:', cache.get('gather', {'width': 256}, trace).arguments(RUNTIME),
     cache.compiled)
-# CHECK-NEXT: later: ['bt', 'out', 'seq', 'blk', 1024, 256] 4
+# CHECK-NEXT: later: ['bt', 'out', 'seq', 'blk', 1024, 256, 256] 4
 
 # CHECK-LABEL: one trace
 say('one trace')
@@ -130,12 +134,12 @@ other = KernelCache(Target('sm_90'), cache_dir=False, infer_params=True)
 other.get('k', {'width': 8}, trace)
 launch = other.get('k', {'width': 9},
                    lambda v: kernel_text(v['width'], other_kernel=True))
-# CHECK-NEXT: [flyhoist] compiled k again for width=9: not inferred: traces do not align: attribute 'sym_name' differs: "other" vs "gather" at k.mlir:3:5 (k.mlir:3:5 in the other trace)
+# CHECK-NEXT: [flyhoist] compiled k again for width=9 in group 2 (width=9): not inferred: traces do not align: attribute 'sym_name' differs: "other" vs "gather" at k.mlir:3:5 (k.mlir:3:5 in the other trace)
 say(f'traced {other.traced}, compiled {other.compiled}',
     launch.arguments(RUNTIME))
 # CHECK-NEXT: traced 2, compiled 2 ['bt', 'out', 'seq', 'blk']
 say('recompiles recorded:', len(cache.recompiles), len(other.recompiles))
-# CHECK-NEXT: recompiles recorded: 2 1
+# CHECK-NEXT: recompiles recorded: 3 1
 
 # CHECK-LABEL: a first value of its own structure
 # Width 1 traces differently (the DSL folded x * 1, say): the next width is
@@ -145,7 +149,8 @@ folded = KernelCache(Target('sm_90'), cache_dir=False, infer_params=True)
 fold = lambda v: kernel_text(v['width'], extra_op=v['width'] == 1)  # noqa
 for w in (1, 5, 9, 13):
     folded.get('f', {'width': w}, fold)
-# CHECK-NEXT: [flyhoist] compiled f again for width=5: not inferred: traces do not align: 'gpu.return' vs 'arith.addi' at f.mlir:14:7 (f.mlir:14:12 in the other trace)
+# CHECK-NEXT: [flyhoist] compiled f again for width=5 in group 2 (width=5): not inferred: traces do not align: 'gpu.return' vs 'arith.addi' at f.mlir:14:7 (f.mlir:14:12 in the other trace); width=1 folds away in the trace (x * 1, x + 0): its trace has its own structure and is compiled for that value alone
+# CHECK-NEXT: [flyhoist] compiled f template for width=9 in group 2: learned from 2 traces: hoists 'p0', 'width'
 say(f'traced {folded.traced}, compiled {folded.compiled}',
     folded.get('f', {'width': 13}, fold).arguments(RUNTIME))
 # CHECK-NEXT: traced 4, compiled 3 ['bt', 'out', 'seq', 'blk', 52, 13]

@@ -1,0 +1,156 @@
+"""What inference knows about one kernel: its traces, grouped.
+
+A group is a set of traces of one kernel that one template serves: traces
+that differ only in integer constants whose uses the hoisting pass hoists.
+Traces are grouped by what they are, not by the frontend's values: a value
+the trace bakes in somewhere the pass keeps (a loop bound, a tile size)
+splits traces into groups, one per value; a value that changes nothing in
+the trace (`debug`) is invisible and splits nothing; a value that changes
+the trace's structure (an op more, a folded `x * 1`) gives a group of its
+own. Each group learns its template from its second distinct trace and
+widens it when a later trace differs from it only in integer constants
+(infer.py).
+"""
+
+from .contract import kept_reason_text
+
+#: Traces a group keeps to learn from: its first and its latest ones (the
+#: last is the base of its template).
+MAX_TRACES = 3
+#: Groups a kernel keeps; beyond it the oldest group without a template is
+#: forgotten (its values stay served by the launches already made).
+MAX_GROUPS = 32
+#: Groups a new trace tries to learn with before it is compiled alone.
+MAX_PAIRINGS = 3
+
+
+class Group:
+    """Traces of one kernel that one template serves (or one trace, alone,
+    until a second one pairs with it)."""
+
+    def __init__(self, index, traces):
+        self.index = index
+        self.traces = [(dict(p), t) for p, t in traces]  # [(params, text)]
+        self.template = None   # ir.Module: inferred, unhoisted
+        self.values = {}       # the template's parameters at its base trace
+        self.variant = None    # the template's Variant, once built
+        self.reason = None     # why the group has no usable template
+        self.per_value = None  # the first trace's own compile (a Variant)
+        self.persisted = False  # learned in another process
+
+    def add(self, params, text):
+        """Keeps `params`' trace as the latest (the base of a new
+        template)."""
+        traces = self.traces + [(dict(params), text)]
+        if len(traces) > MAX_TRACES:
+            traces = traces[:1] + traces[-(MAX_TRACES - 1):]
+        self.traces = traces
+
+    def set_template(self, template, values, variant):
+        if self.template is not None:
+            self.template.close()
+        self.template, self.values, self.variant = template, dict(values), \
+            variant
+        self.reason = None
+        self.persisted = False
+
+    def drop_template(self, reason):
+        if self.template is not None:
+            self.template.close()
+        self.template, self.variant, self.reason = None, None, reason
+
+    def distance(self, params):
+        """How many of the frontend's values differ from the latest
+        trace's: the closest group is tried first."""
+        last = self.traces[-1][0]
+        return sum(1 for n in set(params) | set(last)
+                   if params.get(n) != last.get(n))
+
+    def describe(self):
+        """'group 2 (tile=128)': its number and the frontend values all its
+        traces share, but for the ones its template hoists."""
+        hoisted = self.variant.hoisted if self.variant else frozenset()
+        first = self.traces[0][0]
+        same = [n for n in sorted(first) if n not in hoisted and
+                all(p.get(n) == first[n] for p, _ in self.traces)]
+        if len(self.traces) > 1 and self.template is None:
+            same = []
+        shown = ', '.join(f'{n}={first[n]}' for n in same)
+        return f'group {self.index}' + (f' ({shown})' if shown else '')
+
+    def close(self):
+        if self.template is not None:
+            self.template.close()
+            self.template = None
+
+
+class KernelState:
+    """The groups of one kernel, and its name across processes."""
+
+    def __init__(self, name):
+        self.name = name   # persist.stable_name(kernel); None: not persisted
+        self.groups = []
+        self.next_index = 1
+        self.compiles = 0  # compiles of this kernel in this process
+
+    def new_group(self, traces):
+        group = Group(self.next_index, traces)
+        self.next_index += 1
+        self.groups.append(group)
+        if len(self.groups) > MAX_GROUPS:
+            alone = next((g for g in self.groups if g.template is None),
+                         self.groups[0])
+            self.groups.remove(alone)
+            alone.close()
+        return group
+
+    def ranked(self, params):
+        """The groups, closest to `params` first (then the newest)."""
+        return sorted(self.groups,
+                      key=lambda g: (g.distance(params), -g.index))
+
+    def close(self):
+        for group in self.groups:
+            group.close()
+
+
+def kept_text(variant, name):
+    """Why `variant` keeps `name` baked in, located."""
+    if name in variant.kept:
+        _, entry = variant.kept[name]
+        return (f'{name!r} kept specialized: {kept_reason_text(entry)} '
+                f'at {entry.get("location", "unknown")}')
+    return f'{name!r} is used by no kernel'
+
+
+def broken_text(group, values, args):
+    """Why a trace that matched `group`'s template cannot launch on it:
+    the kept values that changed, or the precondition that broke."""
+    variant = group.variant
+    changes = []
+    for name in sorted(group.values):
+        old, new = variant.params.get(name), values.get(name)
+        broken = any(g.name == name and g.holds(values, args) is False
+                     for g in variant.guards)
+        if not broken and (old == new or name in variant.hoisted):
+            continue
+        why = variant.why_not_hoisted(name, values, args)
+        changes.append(f'{name!r} {old} -> {new} ({why})')
+    return '; '.join(changes) or 'a precondition does not hold'
+
+
+def folded_note(params, group):
+    """A note for a trace that does not align with `group`'s when the two
+    differ in a frontend value of 0 or 1 on one side: the frontend likely
+    folded it (`x * 1`, `x + 0`), which traces differently."""
+    last = group.traces[-1][0]
+    for name in sorted(set(params) & set(last)):
+        a, b = params[name], last[name]
+        if a == b or not all(isinstance(v, int) for v in (a, b)):
+            continue
+        if a in (0, 1) or b in (0, 1):
+            value = a if a in (0, 1) else b
+            return (f'; {name}={value} folds away in the trace (x * 1, '
+                    f'x + 0): its trace has its own structure and is '
+                    f'compiled for that value alone')
+    return ''

@@ -1,0 +1,214 @@
+"""Inference state in the disk and remote caches, across processes.
+
+What a kernel's inference learned (groups.py: its groups, each with its
+traces, its template and the template's parameter values) is one cache
+entry of the disk and remote caches, next to the code objects and in their
+format (_objects.py: the full key, each part's SHA-256, the whole entry's
+digest, an HMAC with the cache secret). It is an entry of another kind by
+its key (keys.inference_key: the build identity, the target's pipeline,
+the pass options and the kernel's stable name, under `kind: inference`)
+and by its parts: `inference.json` (the groups and their traces) and one
+`gN.template` (MLIR bytecode, locations included) per group that has a
+template. Code objects are not part of it: a new process hoists the
+template again and finds its objects under their own key.
+
+A kernel has a stable name when `kernel` is a str, a function or class
+(module + qualified name), a code object (file + qualified name), or a
+tuple of those and of ints, strs and bools (a frontend's kernel and its own
+key: `(fn, 'bf16')`). Any other kernel (an object hashed by identity) is
+learned in memory only, said once per cache.
+
+Nothing read is trusted further than the match: a template from the cache
+serves a trace only when the trace matches it (infer.py), so a damaged or
+forged entry is at worst a compile; an entry that does not check out or
+does not decode is a miss with the reason logged.
+"""
+
+import hashlib
+import json
+import types
+
+from . import keys
+from .groups import MAX_TRACES
+
+SCHEMA = 1
+STATE = 'inference.json'
+#: Groups without a template written per kernel (the latest ones).
+MAX_ALONE = 4
+#: Groups written per kernel.
+MAX_WRITTEN = 32
+
+
+def stable_name(kernel):
+    """The kernel's name across processes, or None (see above)."""
+    if isinstance(kernel, bool):
+        return None
+    if isinstance(kernel, str):
+        return kernel
+    if isinstance(kernel, tuple):
+        parts = [p if isinstance(p, (int, str)) else stable_name(p)
+                 for p in kernel]
+        if any(p is None for p in parts) or not parts:
+            return None
+        return json.dumps(parts)
+    if isinstance(kernel, types.CodeType):
+        qualname = getattr(kernel, 'co_qualname', kernel.co_name)
+        return f'{kernel.co_filename}:{qualname}'
+    if isinstance(kernel, (types.FunctionType, type)):
+        return f'{kernel.__module__}.{kernel.__qualname__}'
+    return None
+
+
+def _scalar(value):
+    return isinstance(value, (bool, int, str)) and \
+        (not isinstance(value, int) or abs(value) < 1 << 63)
+
+
+def _params_ok(params):
+    return isinstance(params, dict) and all(
+        isinstance(k, str) and _scalar(v) for k, v in params.items())
+
+
+def encode(state):
+    """{part: bytes} of `state`'s groups, or None when a value is not
+    a str, int or bool."""
+    groups, objects = [], {}
+    alone = [g for g in state.groups if g.template is None and
+             g.reason is None][-MAX_ALONE:]
+    for group in state.groups:
+        if group.template is None and group not in alone:
+            continue
+        if not all(_params_ok(p) for p, _ in group.traces):
+            return None
+        entry = {'traces': [[p, t] for p, t in group.traces],
+                 'template': None, 'values': group.values}
+        if group.template is not None:
+            entry['template'] = f'g{len(groups)}.template'
+            objects[entry['template']] = group.template.bytecode()
+        groups.append(entry)
+    objects[STATE] = json.dumps({'schema': SCHEMA, 'kernel': state.name,
+                                 'groups': groups[-MAX_WRITTEN:]},
+                                sort_keys=True).encode()
+    return objects
+
+
+def _check_group(entry, objects):
+    if not isinstance(entry, dict) or \
+            set(entry) != {'traces', 'template', 'values'}:
+        return 'a group without exactly traces, template and values'
+    traces = entry['traces']
+    if not isinstance(traces, list) or not 0 < len(traces) <= MAX_TRACES:
+        return 'a group without traces'
+    for item in traces:
+        if not (isinstance(item, list) and len(item) == 2 and
+                _params_ok(item[0]) and isinstance(item[1], str)):
+            return 'a trace that is not [values, text]'
+    values = entry['values']
+    if not isinstance(values, dict) or not all(
+            isinstance(k, str) and type(v) is int for k, v in values.items()):
+        return 'template values that are not {name: int}'
+    template = entry['template']
+    if template is not None and template not in objects:
+        return f'a template {str(template)[:40]!r} that is not in the entry'
+    return None
+
+
+def decode(objects, name):
+    """[group entry] of an entry's parts, or a str: why not."""
+    try:
+        state = json.loads(objects[STATE])
+    except KeyError:
+        return f'no {STATE}'
+    except (ValueError, RecursionError) as error:
+        return f'{STATE} is not JSON ({type(error).__name__})'
+    if not isinstance(state, dict) or state.get('schema') != SCHEMA or \
+            set(state) != {'schema', 'kernel', 'groups'}:
+        return f'{STATE} of another schema'
+    if state['kernel'] != name:
+        return f'the state of another kernel ({str(state["kernel"])[:80]!r})'
+    if not isinstance(state['groups'], list):
+        return 'no list of groups'
+    for entry in state['groups']:
+        why = _check_group(entry, objects)
+        if why:
+            return why
+    return state['groups']
+
+
+def _identity(entry):
+    text = entry['traces'][-1][1] if entry['template'] else \
+        entry['traces'][0][1]
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def merge(objects, stored, name):
+    """`objects` (this process's state) with the groups another process
+    stored meanwhile (`stored`, an entry's parts) that it does not hold."""
+    theirs = decode(stored, name) if stored is not None else None
+    if not isinstance(theirs, list):
+        return objects
+    ours = json.loads(objects[STATE])
+    held = {_identity(e) for e in ours['groups']}
+    for entry in theirs:
+        if len(ours['groups']) >= MAX_WRITTEN:
+            break
+        if _identity(entry) in held:
+            continue
+        if entry['template']:
+            part = f'g{len(ours["groups"])}.template'
+            objects[part] = stored[entry['template']]
+            entry = dict(entry, template=part)
+        ours['groups'].append(entry)
+    objects[STATE] = json.dumps(ours, sort_keys=True).encode()
+    return objects
+
+
+class Persistence:
+    """Reads and writes one KernelCache's inference states."""
+
+    def __init__(self, cache, options):
+        self.cache = cache
+        self.options = options
+
+    @property
+    def enabled(self):
+        return self.cache.disk is not None or self.cache.remote is not None
+
+    def key(self, name):
+        cache = self.cache
+        return keys.inference_key(cache.context.lib, cache.target,
+                                  self.options, name)
+
+    def read(self, name):
+        """(parts, where, why): the stored entry's parts and which cache
+        held it, or (None, None, why it is a miss: None when there is no
+        entry, else what was wrong with the one there)."""
+        cache, key = self.cache, self.key(name)
+        why = None
+        for store, where in ((cache.disk, 'the disk cache'),
+                             (cache.remote, 'the remote cache')):
+            if store is None:
+                continue
+            damaged = store.damaged
+            objects = store.get(key)
+            if objects is not None:
+                return objects, where, None
+            if store.damaged != damaged:
+                why = f'the entry in {where} is damaged (see the warning)'
+        return None, None, why
+
+    def write(self, state):
+        """Stores `state` in both caches, merged with what is there."""
+        objects = encode(state)
+        if objects is None:
+            self.cache._warn(('infer-values', state.name),
+                             f'inference state of {state.name} not kept '
+                             f'across processes: a frontend value is not '
+                             f'a str, int or bool')
+            return
+        stored, _, _ = self.read(state.name)
+        objects = merge(objects, stored, state.name)
+        key = self.key(state.name)
+        for store in (self.cache.disk, self.cache.remote):
+            if store is not None:
+                store.put(key, objects)
