@@ -33,86 +33,17 @@ When it is a template's, later values of its group get specialized
 compiles too.
 """
 
-import ctypes
-import json
 import re
 
-from . import _capi
 from .groups import (MAX_PAIRINGS, KernelState, broken_text, folded_note,
                      kept_text)
 from .ir import HoistError, MLIRError
+from .matching import TraceMismatch, infer_spec_params, match_spec_params
 from .persist import Persistence, decode as persist_decode, stable_name
 from .variant import Variant
 
-
-class TraceMismatch(MLIRError):
-    """Two traces of a kernel that differ beyond integer constants."""
-
-    def summary(self):
-        """One line: what differs, where, and where in the other trace."""
-        error = next((d for d in self.diagnostics if ': error: ' in d), None)
-        if error is None:
-            return str(self).splitlines()[0]
-        location, _, message = error.partition(': error: ')
-        note = next((d for d in self.diagnostics if ': note: ' in d), None)
-        text = f'{message} at {location}'
-        if note:
-            text += f' ({note.partition(": note: ")[0]} in the other trace)'
-        return text
-
-
-def _collect(lib):
-    pieces = []
-    callback = _capi.MlirStringCallback(
-        lambda ref, _: pieces.append(ref.bytes()))
-    return pieces, callback
-
-
-def infer_spec_params(base, others, frontend=None):
-    """Rewrites `base` (an ir.Module) so that the integer constants that
-    differ between it and `others` (traces of the same kernel, same context)
-    are spec.params. `frontend` is [(name, [value in base, value in each
-    other])]: a parameter with those values is named after it. Returns the
-    parameters as dicts (name, type, values, location, uses). Raises
-    TraceMismatch (base unchanged) when the traces do not align."""
-    context = base.context
-    lib = context.lib
-    frontend = list(frontend or ())
-    operations = (_capi.MlirOperation * max(len(others), 1))(
-        *[o.op for o in others])
-    # The refs own the bytes the array points at: keep them until the call.
-    refs = [_capi.MlirStringRef.of(n) for n, _ in frontend]
-    names = (_capi.MlirStringRef * max(len(frontend), 1))(*refs)
-    flat = [int(v) for _, values in frontend for v in values]
-    values = (ctypes.c_int64 * max(len(flat), 1))(*flat)
-    pieces, callback = _collect(lib)
-    with context.lock:
-        context.take_diagnostics()
-        result = lib.flyhoistInferSpecParams(
-            base.op, len(others), operations, len(frontend), names, values,
-            callback, None)
-        diagnostics = context.take_diagnostics()
-    del refs
-    if not result.value:
-        raise TraceMismatch('the traces do not align', diagnostics)
-    return json.loads(b''.join(pieces))
-
-
-def match_spec_params(template, trace):
-    """{name: value} of the template's parameters in `trace` (ir.Modules of
-    one context), or raises TraceMismatch."""
-    context = template.context
-    lib = context.lib
-    pieces, callback = _collect(lib)
-    with context.lock:
-        context.take_diagnostics()
-        result = lib.flyhoistMatchSpecParams(template.op, trace.op, callback,
-                                             None)
-        diagnostics = context.take_diagnostics()
-    if not result.value:
-        raise TraceMismatch('the trace does not match the template',
-                            diagnostics)
-    return json.loads(b''.join(pieces))
+__all__ = ['Inference', 'TraceMismatch', 'infer_spec_params',
+           'match_spec_params']
 
 
 def inference_options(options):

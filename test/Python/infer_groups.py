@@ -1,0 +1,121 @@
+# Inference called the way real frontends call it (Inputs/tuned_kernel.py):
+# an autotuner sweeps a kept tile at one width with a key the trace does not
+# show (`debug`), then many widths per tile: at most 2 compiles per tile
+# value, every launch passing what its own trace bakes in. Bad input: a key
+# that changes the trace only sometimes, a structure that changes with the
+# value, a group that never sees a second value: compiles with a logged,
+# located reason, never a wrong launch. Python-folded products of the
+# width: 2 compiles.
+# RUN: python3 %s 2>&1 | FileCheck %s
+
+import os
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), 'Inputs'))
+from tuned_kernel import check, kernel_text  # noqa: E402
+
+from flyhoist import KernelCache  # noqa: E402
+
+WIDTHS = (3, 40, 100, 200, 333, 500, 7, 90, 17)
+
+
+def run(cache, calls, name='tuned'):
+    """Every call through the cache; the launches that pass anything but
+    what their own trace bakes in."""
+    wrong = []
+    for values in calls:
+        text = kernel_text(values)
+        launch = cache.get(name, values, lambda v: kernel_text(v))
+        why = check(cache, name, launch, text)
+        if why:
+            wrong.append((values, why))
+    return wrong
+
+
+def fresh(log):
+    return KernelCache('sm_90', cache_dir=False, infer_params=True,
+                       log=log.append)
+
+
+# CHECK-LABEL: autotuner
+print('autotuner')
+log = []
+cache = fresh(log)
+tiles = (16, 32, 64)
+sweep = [{'tile': t, 'width': 64, 'debug': i % 2}
+         for i, t in enumerate(tiles)]
+per_tile = [{'tile': t, 'width': w, 'debug': (w + t) % 2}
+            for t in tiles for w in WIDTHS]
+wrong = run(cache, sweep + per_tile)
+print(f'calls {len(sweep + per_tile)}, traced {cache.traced}, compiled '
+      f'{cache.compiled}, wrong {wrong}')
+# CHECK-NEXT: calls 30, traced 30, compiled 6, wrong []
+# The sweep: each tile alone (the tile is a loop bound: kept, one group
+# each; `debug` differs and splits nothing).
+print(log[0])
+# CHECK-NEXT: compiled tuned again for debug=1, tile=32, width=64 in group 2 (debug=1, tile=32, width=64): 'tile' kept specialized: loop bound or step at tuned.mlir:{{[0-9]+}}:{{[0-9]+}}
+# Then one template per tile value.
+for line in log[2:]:
+    print(line)
+# CHECK-NEXT: compiled tuned template for debug=1, tile=16, width=3 in group 4 (debug=1, tile=16): split from group 2 (debug=1, tile=32, width=64): hoists 'p0', 'width'; 'tile' kept specialized: loop bound or step at tuned.mlir:12:7
+# CHECK-NEXT: compiled tuned template for debug=1, tile=32, width=3 in group 2 (debug=1, tile=32): learned from 2 traces: hoists 'p0', 'width'
+# CHECK-NEXT: compiled tuned template for debug=1, tile=64, width=3 in group 5 (debug=1, tile=64): split from group 2 (debug=1, tile=32): hoists 'p0', 'width'; 'tile' kept specialized: loop bound or step at tuned.mlir:12:7
+# CHECK-NOT: compiled
+print('specialized:', sum(cache.get('tuned', v, kernel_text).specialized
+                          for v in sweep + per_tile))
+# CHECK: specialized: 3
+cache.close()
+
+# CHECK-LABEL: a key that changes the trace only sometimes
+print('a key that changes the trace only sometimes')
+log = []
+cache = fresh(log)
+calls = [{'width': w, 'checks': 1} for w in (64, 100, 300, 400, 500, 7, 600)]
+wrong = run(cache, calls)
+print(f'traced {cache.traced}, compiled {cache.compiled}, wrong {wrong}')
+# Two groups: narrow rows (no check) and wide ones (a check more).
+# CHECK-NEXT: traced 7, compiled 4, wrong []
+print(log[0])
+# CHECK-NEXT: compiled tuned template for checks=1, width=100 in group 1 (checks=1): learned from 2 traces: hoists 'p0', 'width'
+print(log[1])
+# CHECK-NEXT: compiled tuned again for checks=1, width=300 in group 2 (checks=1, width=300): trace does not match the template: 'scf.for' vs 'arith.cmpi' at tuned.mlir:12:7 (tuned.mlir:13:13 in the other trace)
+cache.close()
+
+# CHECK-LABEL: structure that changes with the value
+print('structure that changes with the value')
+log = []
+cache = fresh(log)
+calls = [{'width': 8, 'tile': t, 'unroll': 1} for t in (1, 2, 3)]
+wrong = run(cache, calls)
+print(f'traced {cache.traced}, compiled {cache.compiled}, wrong {wrong}')
+# CHECK-NEXT: traced 3, compiled 3, wrong []
+print(log[0])
+# CHECK-NEXT: compiled tuned again for tile=2, unroll=1, width=8 in group 2 (tile=2, unroll=1, width=8): not inferred: traces do not align: 'arith.addi' vs 'gpu.return' at tuned.mlir:13:13 (tuned.mlir:13:7 in the other trace); tile=1 folds away in the trace (x * 1, x + 0): its trace has its own structure and is compiled for that value alone
+cache.close()
+
+# CHECK-LABEL: a group that never sees a second value
+print('a group that never sees a second value')
+log = []
+cache = fresh(log)
+calls = [{'width': w, 'tile': 64} for w in (8, 16, 24)] + \
+    [{'width': 8, 'tile': 128}] + [{'width': 32, 'tile': 64}]
+wrong = run(cache, calls)
+print(f'traced {cache.traced}, compiled {cache.compiled}, wrong {wrong}')
+# Width 8 at tile 128 is compiled once (a template split off tile 64's,
+# which no other value of tile 128 uses).
+# CHECK-NEXT: traced 5, compiled 3, wrong []
+print(log[1])
+# CHECK-NEXT: compiled tuned template for tile=128, width=8 in group 2 (tile=128): split from group 1 (tile=64): hoists 'p0', 'width'; 'tile' kept specialized: loop bound or step at tuned.mlir:12:7
+cache.close()
+
+# CHECK-LABEL: Python-folded products
+print('Python-folded products')
+log = []
+cache = fresh(log)
+calls = [{'width': w, 'products': 1} for w in (64, 101) + WIDTHS]
+wrong = run(cache, calls)
+print(f'traced {cache.traced}, compiled {cache.compiled}, wrong {wrong}')
+# CHECK-NEXT: traced 11, compiled 2, wrong []
+print(log[0])
+# CHECK-NEXT: compiled tuned template for products=1, width=101 in group 1 (products=1): learned from 2 traces: hoists 'p0', 'p1', 'p2', 'width'
+cache.close()
