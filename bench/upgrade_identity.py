@@ -20,6 +20,10 @@ revision, with only the C API library rebuilt:
   cmake --build /tmp/build-rev2 --target FlyHoistMLIRCAPI
 
   bench/upgrade_identity.py [--a build/lib/...so] [--b /tmp/build-rev2/lib/...so]
+                            [--package DIR]
+
+--package runs another copy of the Python package (the code as it was:
+/work/baseline/src/python) over the same two libraries.
 
 Runs under /usr/bin/python3 (Debian's python3-redis). Exit status 1 when a
 build was served the other's object or compiled when it should not have.
@@ -51,9 +55,9 @@ KERNEL = '''module attributes {gpu.container_module} {
 '''
 
 
-def node(folder, url):
+def node(folder, url, package):
     """One process: the kernel at three widths; what it did, as JSON."""
-    sys.path.insert(0, os.path.join(ROOT, 'python'))
+    sys.path.insert(0, package)
     from flyhoist import KernelCache
     cache = KernelCache('gfx942', cache_dir=folder, remote=url)
     for width in (1, 64, 200):
@@ -61,15 +65,17 @@ def node(folder, url):
                            lambda v: KERNEL.replace('WIDTH',
                                                     str(v['row_stride'])))
     print(json.dumps({
-        'identity': cache.context.lib.build_identity,
+        'identity': getattr(cache.context.lib, 'build_identity',
+                            cache.context.lib.revision),
         'compiled': cache.compiled, 'remote_hits': cache.remote_hits,
-        'disk_hits': cache.disk_hits, 'key': launch.variant.okey[0]}))
+        'disk_hits': cache.disk_hits, 'key': str(launch.variant.okey[0])}))
 
 
-def run(library, folder, url):
+def run(library, folder, url, package):
     env = dict(os.environ, FLYHOIST_CAPI_LIB=library)
     env.pop('FLYHOIST_REMOTE_CACHE', None)
-    out = subprocess.run([sys.executable, __file__, 'node', folder, url],
+    out = subprocess.run([sys.executable, __file__, 'node', folder, url,
+                          package],
                          env=env, check=True, stdout=subprocess.PIPE,
                          text=True).stdout
     return json.loads(out)
@@ -81,6 +87,7 @@ def main():
                                                      LIBRARY))
     parser.add_argument('--b', default=os.path.join('/tmp/build-rev2', 'lib',
                                                      LIBRARY))
+    parser.add_argument('--package', default=os.path.join(ROOT, 'python'))
     args = parser.parse_args()
     for library in (args.a, args.b):
         if not os.path.exists(library):
@@ -94,7 +101,8 @@ def main():
             keys = {}
             for i, (name, compiles, hits) in enumerate(expected):
                 library = args.a if name == 'A' else args.b
-                r = run(library, os.path.join(tmp, f'disk{i}'), server.url)
+                r = run(library, os.path.join(tmp, f'disk{i}'), server.url,
+                        args.package)
                 keys.setdefault(name, set()).add(r['key'])
                 ok = (r['compiled'], r['remote_hits']) == (compiles, hits)
                 wrong += not ok
@@ -112,6 +120,6 @@ def main():
 
 if __name__ == '__main__':
     if sys.argv[1:2] == ['node']:
-        node(sys.argv[2], sys.argv[3])
+        node(sys.argv[2], sys.argv[3], sys.argv[4])
     else:
         sys.exit(main())
