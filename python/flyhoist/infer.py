@@ -124,13 +124,16 @@ class Inference:
     def _serve(self, kernel, group, params, module, args):
         """(variant, values) when `module` matches the group's template
         and its values pass the guards, else why not (None: no template)."""
-        if group.template is None or self._template_variant(
-                kernel, group, params) is None:
+        if group.template is None:
             return group.reason
         try:
             matched = match_spec_params(group.template, module)
         except TraceMismatch as mismatch:
             return mismatch.summary()
+        # A template from another process is hoisted and its objects
+        # found once a trace matches it.
+        if self._template_variant(kernel, group, params) is None:
+            return group.reason
         values = {**params, **matched}
         if group.variant.failure(values, args) is None:
             return group.variant, values
@@ -342,7 +345,7 @@ class Inference:
                     objects[entry['template']], f'{name}.template.mlir')
                 group.values = dict(entry['values'])
             except MLIRError as error:
-                group.reason = 'persisted template does not parse'
+                # Its traces are still good to learn from.
                 self._note(f'inference state of {name}: group '
                            f'{group.index}\'s template from {where} does '
                            f'not parse ({str(error).splitlines()[0]}); '

@@ -135,24 +135,24 @@ def decode(objects, name):
     return state['groups']
 
 
-def _identity(entry):
-    text = entry['traces'][-1][1] if entry['template'] else \
-        entry['traces'][0][1]
-    return hashlib.sha256(text.encode()).hexdigest()
+def _identity(traces):
+    """A group's identity: its first trace (a group keeps it)."""
+    return hashlib.sha256(traces[0][1].encode()).hexdigest()
 
 
-def merge(objects, stored, name):
-    """`objects` (this process's state) with the groups another process
-    stored meanwhile (`stored`, an entry's parts) that it does not hold."""
-    theirs = decode(stored, name) if stored is not None else None
+def merge(objects, stored, state):
+    """`objects` (`state` encoded) with the groups another process stored
+    meanwhile (`stored`, an entry's parts) that `state` does not hold,
+    written or not (a group dropped here stays dropped)."""
+    theirs = decode(stored, state.name) if stored is not None else None
     if not isinstance(theirs, list):
         return objects
     ours = json.loads(objects[STATE])
-    held = {_identity(e) for e in ours['groups']}
+    held = {_identity(g.traces) for g in state.groups}
     for entry in theirs:
         if len(ours['groups']) >= MAX_WRITTEN:
             break
-        if _identity(entry) in held:
+        if _identity(entry['traces']) in held:
             continue
         if entry['template']:
             part = f'g{len(ours["groups"])}.template'
@@ -207,7 +207,7 @@ class Persistence:
                              f'a str, int or bool')
             return
         stored, _, _ = self.read(state.name)
-        objects = merge(objects, stored, state.name)
+        objects = merge(objects, stored, state)
         key = self.key(state.name)
         for store in (self.cache.disk, self.cache.remote):
             if store is not None:
