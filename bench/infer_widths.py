@@ -19,6 +19,12 @@ per new width the time of trace + match (a KernelCache.get that
 reuses the template) against one compile of the template.
 
   bench/infer_widths.py [--count 125] [--kernel FILE:CHIP ...] [--canonicalize]
+                        [--cache-dir DIR] [--remote URL] [--part first|second]
+
+With --cache-dir (and --remote), `--part first` and then `--part second` in
+a new process show what persisted inference gives a new process (or, with
+separate cache folders and one Redis, a new machine): the second half of the
+widths, none seen before, with a trace and a match each.
 """
 
 import argparse
@@ -65,28 +71,34 @@ def make_trace(path, frontend, pipeline, timings):
     return trace
 
 
-def run_kernel(path, chip, widths, pipeline):
+def run_kernel(path, chip, widths, pipeline, settings):
     frontend = flyhoist.Context()
     trace_times = []
     trace = make_trace(path, frontend, pipeline, trace_times)
-    cache = flyhoist.KernelCache(flyhoist.Target(chip), cache_dir=False,
-                                 infer_params=True, log=lambda m: None)
-    get_times, launches = [], {}
+    log = []
+    cache = flyhoist.KernelCache(flyhoist.Target(chip),
+                                 cache_dir=settings.cache_dir or False,
+                                 remote=settings.remote or False,
+                                 infer_params=True, log=log.append)
+    get_times, launches, templates = [], {}, {}
+    key = os.path.basename(path)[:-len('.mlir')]
     for width in widths:
         start = time.perf_counter()
-        launch = cache.get(os.path.basename(path)[:-len('.mlir')],
-                           {'max_blocks_per_seq': width}, trace)
+        launch = cache.get(key, {'max_blocks_per_seq': width}, trace)
         get_times.append(time.perf_counter() - start)
         launches[width] = launch
+        # The template (unhoisted) the launch's object was compiled from,
+        # while its group holds it (a later trace may widen it).
+        templates[width] = next(
+            (g.template.text() for g in cache._inference.kernels[key].groups
+             if g.variant is launch.variant and g.template is not None),
+            None)
     # Every hoisted argument carries what the width's own trace baked in:
     # the template (before hoisting) with its spec.params set to the values
     # the launch passes, materialized and run through the trace's pipeline,
     # prints exactly what the width's own trace prints. The argument list is
     # the one Launch.arguments builds (runtime arguments, then the hoisted
     # values where the manifest puts them).
-    key = os.path.basename(path)[:-len('.mlir')]
-    state = cache._inference.kernels[key]
-    template = state.template.text() if state.template else None
     hoisted_names, wrong, specialized = set(), [], 0
 
     def canonical(text):
@@ -101,8 +113,12 @@ def run_kernel(path, chip, widths, pipeline):
         return [l for l in lines if not CONSTANT.search(l)], constants
 
     for width, launch in launches.items():
-        if not launch.variant.hoisted:
+        if launch.specialized:
             specialized += 1
+            continue
+        template = templates[width]
+        if template is None:
+            wrong.append((width, 'no template'))
             continue
         values = {}
         for symbol, arguments in launch.variant.kernels.items():
@@ -121,12 +137,14 @@ def run_kernel(path, chip, widths, pipeline):
                 trace({'max_blocks_per_seq': width})):
             wrong.append((width, values))
     # One compile of the template, timed alone (the cache compiled it once).
-    with cache.context.parse(trace({'max_blocks_per_seq': widths[1]}),
-                             'template.mlir') as module:
-        module.hoist()
-        start = time.perf_counter()
-        module.compile(flyhoist.Target(chip))
-        compile_time = time.perf_counter() - start
+    compile_time = 0.0
+    if settings.part == 'all':
+        with cache.context.parse(trace({'max_blocks_per_seq': widths[1]}),
+                                 'template.mlir') as module:
+            module.hoist(cache._inference.options)
+            start = time.perf_counter()
+            module.compile(flyhoist.Target(chip))
+            compile_time = time.perf_counter() - start
     # Later widths: trace + parse + match + Launch (the template's object).
     matched = get_times[2:]
     traced = trace_times[2:len(widths)]  # the check traced again after
@@ -137,7 +155,7 @@ def run_kernel(path, chip, widths, pipeline):
         'wrong': wrong, 'compile': compile_time,
         'get': statistics.median(matched) if matched else 0.0,
         'trace': statistics.median(traced) if traced else 0.0,
-        'log': cache.recompiles[:3],
+        'log': log[:3], 'disk': cache.disk_hits, 'remote': cache.remote_hits,
     }
     cache.close()
     frontend.close()
@@ -152,6 +170,12 @@ def main():
     parser.add_argument('--canonicalize', action='store_true',
                         help='trace with canonicalize,cse after '
                              'materializing (width 1 then folds x * 1)')
+    parser.add_argument('--cache-dir', help='a disk cache (default: none)')
+    parser.add_argument('--remote', help='a redis:// URL (default: none)')
+    parser.add_argument('--part', default='all',
+                        choices=('all', 'first', 'second'),
+                        help='the first or second half of the widths only '
+                             '(a first and a second process)')
     args = parser.parse_args()
     kernels = KERNELS
     if args.kernel:
@@ -160,16 +184,20 @@ def main():
                 if args.canonicalize else
                 'builtin.module(materialize-specialization,cse)')
     widths = spread_widths(args.count)
+    if args.part != 'all':
+        half = len(widths) // 2
+        widths = widths[:half] if args.part == 'first' else widths[half:]
     print(f'# {datetime.date.today()} {platform.node()} {platform.machine()}; '
           f'{len(widths)} widths over {widths[0]}..{widths[-1]} (order: '
           f'{widths[0]}, {widths[1]}, ...); trace: {pipeline}')
     failed = False
     for path, chip in kernels:
-        r = run_kernel(path, chip, widths, pipeline)
+        r = run_kernel(path, chip, widths, pipeline, args)
         ok = not r['wrong']
         failed |= not ok
         print(f"{r['kernel']} {r['chip']}: traced {r['traced']}, compiled "
-              f"{r['compiled']}; hoisted {r['hoisted']}; "
+              f"{r['compiled']} (objects from disk {r['disk']}, remote "
+              f"{r['remote']}); hoisted {r['hoisted']}; "
               f"{r['specialized launches']} launches on a specialized "
               f"compile; every hoisted launch passes what its own trace "
               f"baked in: "
@@ -179,7 +207,8 @@ def main():
               f"trace + match {r['get'] * 1e3:.1f} ms (median of "
               f"{len(widths) - 2}); one template compile "
               f"{r['compile'] * 1e3:.0f} ms; compile / (trace + match) "
-              f"{r['compile'] / r['get']:.1f}x" if r['get'] else '')
+              f"{r['compile'] / r['get']:.1f}x"
+              if r['get'] and r['compile'] else '')
         for line in r['log']:
             print(f'  log: {line}')
     return 1 if failed else 0
