@@ -12,12 +12,19 @@ and matches each later trace against that template (python/flyhoist/infer.py,
 docs/INTEGRATION.md "A frontend that marks nothing").
 
   examples/auto_frontend.py [--widths 125] [--cache-dir DIR] [--chip gfx942]
-                            [--variant stride|loop|type]
+                            [--variant stride|loop|type] [--autotune]
+                            [--first N]
 
   stride  the width only scales addresses: 2 compiles for every width
   loop    the width is also a loop bound: a compile per width, each logged
   type    the width is folded into a memref type: a compile per width, logged
           with the location where the traces differ
+
+--autotune calls it as an autotuner does: the loop's tile (a loop bound:
+kept) swept over 64, 128 and 256 at width 64 with a key the trace does not
+show (`debug`), then every width per tile: at most 2 compiles per tile.
+--first N skips the first N widths (a second process on the same
+--cache-dir then sees only widths the first did not).
 """
 
 import argparse
@@ -59,8 +66,9 @@ class Tracer:
         return self.value(f'arith.addi {a}, {b} : index')
 
 
-def trace_kernel(context, variant, width):
-    """The kernel for `width`, as MLIR text with plain constants."""
+def trace_kernel(context, variant, width, tile=TILE):
+    """The kernel for `width` (and `tile`, the loop's bound), as MLIR text
+    with plain constants."""
     t = Tracer(context)
     # bt[seq * width + blk]: the width is a row stride.
     row = t.add(t.mul('%seq', t.const(width)), '%blk')
@@ -71,7 +79,7 @@ def trace_kernel(context, variant, width):
     byte = t.add(t.mul('%page', t.const(4 * width)), t.const(TILE))
     t.lines.append(f'      %x = memref.load %bytes[{byte}] : memref<?xi8>')
     # A loop over one tile (its bound is the tile size, whatever the width).
-    bound = t.const(TILE if variant != 'loop' else width)
+    bound = t.const(tile if variant != 'loop' else width)
     zero, one = t.const(0), t.const(1)
     t.lines.append(f'      scf.for %k = {zero} to {bound} step {one} {{')
     t.lines.append('        memref.store %x, %out[%k] : memref<?xi8>')
@@ -135,44 +143,27 @@ def main():
     parser.add_argument('--variant', default='stride',
                         choices=('stride', 'loop', 'type'))
     parser.add_argument('--lib', help='path of libFlyHoistMLIRCAPI.so')
+    parser.add_argument('--autotune', action='store_true')
+    parser.add_argument('--first', type=int, default=0)
     args = parser.parse_args()
     if args.lib:
         os.environ['FLYHOIST_CAPI_LIB'] = args.lib
 
     frontend = flyhoist.Context()
-    target = flyhoist.Target(args.chip)
-    widths = widths_for(args.widths)
+    widths = widths_for(args.widths + args.first)[args.first:]
+    calls = [{'width': w} for w in widths]
+    if args.autotune:
+        tiles = (64, 128, 256)
+        calls = [{'width': 64, 'tile': t, 'debug': i % 2}
+                 for i, t in enumerate(tiles)] + \
+            [{'width': w, 'tile': t, 'debug': w % 2}
+             for t in tiles for w in widths]
     log = []
     with tempfile.TemporaryDirectory() as scratch:
-        cache = flyhoist.KernelCache(target, cache_dir=args.cache_dir or
-                                     scratch, infer_params=True,
-                                     log=log.append)
-        runtime = ['bt', 'bytes', 'out', 'seq', 'blk']
-        start = time.perf_counter()
-        launches = {}
-        for width in widths:
-            launch = cache.get('gather', {'width': width},
-                               lambda v: trace_kernel(frontend, args.variant,
-                                                      v['width']))
-            launches[width] = (launch, launch.arguments(runtime))
-        elapsed = time.perf_counter() - start
-        print(f'variant {args.variant}: {len(widths)} widths, first '
-              f'{widths[0]}; traced {cache.traced}, compiled '
-              f'{cache.compiled}, from disk {cache.disk_hits} '
-              f'({elapsed:.2f} s)')
-        # Each hoisted parameter must carry what the width's own trace baked
-        # in: `width` the width, `p0` the byte stride 4 * width.
-        wrong = []
-        for width in widths:
-            launch, arguments = launches[width]
-            baked = {'width': width, 'p0': 4 * width}
-            hoisted = launch.variant.kernels.get('@kernels::@gather', [])
-            passed = arguments[len(runtime):]
-            if arguments[:len(runtime)] != runtime or \
-                    passed != [baked.get(h.name) for h in hoisted]:
-                wrong.append(width)
-        last = widths[-1]
-        print(f'width {last}: launch args {launches[last][1]}')
+        cache = flyhoist.KernelCache(flyhoist.Target(args.chip),
+                                     cache_dir=args.cache_dir or scratch,
+                                     infer_params=True, log=log.append)
+        wrong = run(cache, frontend, args, calls)
         print(f'every launch passes what its own trace baked in: '
               f'{"yes" if not wrong else f"no, {wrong}"}')
         print(f'recompile log: {len(log)} lines')
@@ -181,6 +172,39 @@ def main():
         cache.close()
     frontend.close()
     return 1 if wrong else 0
+
+
+def run(cache, frontend, args, calls):
+    """Every call through the cache; the calls whose launch passes anything
+    but what its own trace baked in."""
+    runtime = ['bt', 'bytes', 'out', 'seq', 'blk']
+    start = time.perf_counter()
+    launches = []
+    for values in calls:
+        launch = cache.get('gather', values, lambda v: trace_kernel(
+            frontend, args.variant, v['width'], v.get('tile', TILE)))
+        launches.append((values, launch, launch.arguments(runtime)))
+    elapsed = time.perf_counter() - start
+    what = 'autotuner calls' if args.autotune else 'widths'
+    print(f'variant {args.variant}: {len(calls)} {what}, first '
+          f'{calls[0]["width"]}; traced {cache.traced}, compiled '
+          f'{cache.compiled}, from disk {cache.disk_hits} '
+          f'({elapsed:.2f} s)')
+    # Each hoisted parameter must carry what the width's own trace baked
+    # in: `width` the width, `p0` the byte stride 4 * width; a per-value
+    # object takes none.
+    wrong = []
+    for values, launch, arguments in launches:
+        width = values['width']
+        baked = {'width': width, 'p0': 4 * width}
+        hoisted = launch.variant.kernels.get('@kernels::@gather', [])
+        passed = arguments[len(runtime):]
+        if arguments[:len(runtime)] != runtime or \
+                passed != [baked.get(h.name) for h in hoisted] or \
+                launch.specialized == bool(passed):
+            wrong.append(values)
+    print(f'width {calls[-1]["width"]}: launch args {launches[-1][2]}')
+    return wrong
 
 
 if __name__ == '__main__':
