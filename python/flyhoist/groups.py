@@ -12,6 +12,8 @@ widens it when a later trace differs from it only in integer constants
 (infer.py).
 """
 
+from fractions import Fraction
+
 from .contract import kept_reason_text
 
 #: Traces a group keeps to learn from: its first and its latest ones (the
@@ -37,6 +39,9 @@ class Group:
         self.reason = None     # why the group has no usable template
         self.per_value = None  # the first trace's own compile (a Variant)
         self.persisted = False  # learned in another process
+        self.samples = []      # the template's values in each trace served
+        self.derived = {}      # name -> (root, slope, intercept)
+        self.miss = None       # why the latest trace missed its template
 
     def add(self, params, text):
         """Keeps `params`' trace as the latest (the base of a new
@@ -53,6 +58,7 @@ class Group:
             variant
         self.reason = None
         self.persisted = False
+        self.samples, self.derived = [dict(values)], {}
 
     def drop_template(self, reason):
         if self.template is not None:
@@ -154,3 +160,61 @@ def folded_note(params, group):
                     f'x + 0): its trace has its own structure and is '
                     f'compiled for that value alone')
     return ''
+
+
+def affine_fit(points):
+    """(slope, intercept), Fractions, when the (x, y) `points` lie on one
+    line through at least 3 distinct x; else None."""
+    points = set(points)
+    xs = {x for x, _ in points}
+    if len(xs) < 3 or len(xs) != len(points):
+        return None
+    (x0, y0), (x1, y1) = sorted(points)[:2]
+    slope = Fraction(y1 - y0, x1 - x0)
+    intercept = y0 - slope * x0
+    if all(slope * x + intercept == y for x, y in points):
+        return slope, intercept
+    return None
+
+
+def derive(samples, names, frontend):
+    """{name: (root, slope, intercept)}: each of `names` (template
+    parameters) that is an affine function of one root over `samples`
+    (the values of each trace the group has seen). The root is a
+    parameter the frontend names (`width`) when there is one."""
+    roots = [n for n in sorted(names) if n in frontend] or sorted(
+        n for n, v in frontend.items()
+        if isinstance(v, int) and not isinstance(v, bool))
+    derived = {}
+    for root in roots[:1]:
+        for name in sorted(names):
+            if name == root or name in derived:
+                continue
+            fit = affine_fit([(s[root], s[name]) for s in samples
+                              if root in s and name in s])
+            if fit is not None:
+                derived[name] = (root,) + fit
+    return derived
+
+
+def derived_text(name, rule):
+    """'p0 = 4*width + 1'."""
+    root, slope, intercept = rule
+    text = root if slope == 1 else f'{slope}*{root}'
+    if intercept:
+        text += f' {"+" if intercept > 0 else "-"} {abs(intercept)}'
+    return f'{name} = {text}'
+
+
+def disagreement(derived, values):
+    """Why `values` (a trace's match) break the group's derived rules, or
+    None."""
+    for name, (root, slope, intercept) in sorted(derived.items()):
+        if not isinstance(values.get(root), int) or name not in values:
+            return f'no value of {root!r} or {name!r} to check'
+        expected = slope * values[root] + intercept
+        if expected != values[name]:
+            return (f'{derived_text(name, (root, slope, intercept))} '
+                    f'gives {expected} at {root}={values[root]}, the trace '
+                    f'has {values[name]}')
+    return None

@@ -35,8 +35,8 @@ compiles too.
 
 import re
 
-from .groups import (MAX_PAIRINGS, KernelState, broken_text, folded_note,
-                     kept_text)
+from .groups import (MAX_PAIRINGS, KernelState, broken_text, derive,
+                     derived_text, disagreement, folded_note, kept_text)
 from .ir import HoistError, MLIRError
 from .matching import TraceMismatch, infer_spec_params, match_spec_params
 from .persist import Persistence, decode as persist_decode, stable_name
@@ -111,6 +111,7 @@ class Inference:
             served = self._serve(kernel, group, params, module, args)
             if isinstance(served, tuple):
                 return served
+            group.miss = served
             if served:
                 reasons.append((group, served))
         for group in [g for g in ranked if g.reason is None][:MAX_PAIRINGS]:
@@ -135,9 +136,26 @@ class Inference:
         if self._template_variant(kernel, group, params) is None:
             return group.reason
         values = {**params, **matched}
-        if group.variant.failure(values, args) is None:
-            return group.variant, values
-        return broken_text(group, values, args)
+        if group.variant.failure(values, args) is not None:
+            return broken_text(group, values, args)
+        why = disagreement(group.derived, values)
+        if why:
+            return f'a derived value disagrees: {why}'
+        self._derive(kernel, group, values, params)
+        return group.variant, values
+
+    def _derive(self, kernel, group, values, params):
+        """Records a served trace's values; from the third distinct one,
+        the parameters that are affine in one root are derived from it
+        (checked on every later match), and logged once."""
+        if group.derived or len(group.samples) >= 8:
+            return
+        group.samples.append(values)
+        derived = derive(group.samples, set(group.values), params)
+        if derived:
+            # Launch.variant.derived; the log shows it where a template is
+            # compiled.
+            group.derived = group.variant.derived = derived
 
     def _learn(self, kernel, state, group, params, text, module, args):
         """Infers a template from `module` and `group`'s traces: (variant,
@@ -184,7 +202,10 @@ class Inference:
             hoisted.close()
             return ('; '.join(kept_text(variant, n) for n in kept) or
                     f'the template breaks {failure.text} for its own values')
-        return self._adopt(kernel, state, (group, bool(kept)),
+        samples = [] if kept else [
+            {**p, **{q['name']: q['values'][i + 1] for q in inferred}}
+            for i, (p, _) in enumerate(group.traces)]
+        return self._adopt(kernel, state, (group, samples),
                            (params, text), (base, hoisted), variant, matched,
                            [kept_text(variant, n) for n in kept])
 
@@ -211,7 +232,8 @@ class Inference:
         cache = self.cache
         params, text = trace
         base, hoisted = modules
-        group, split = group
+        group, samples = group
+        split = bool(kept)
         paired = group.describe()
         group = None if split else group
         compiled, origin = cache.attach_or_specialize(
@@ -231,10 +253,17 @@ class Inference:
             self._store(state)
             return compiled, dict(params)
         group.set_template(base, matched, variant)
+        group.samples = samples
+        self._derive(kernel, group, {**params, **matched}, params)
+        if group.derived:
+            kept = kept + ['derived: ' + ', '.join(
+                derived_text(n, r) for n, r in sorted(group.derived.items()))]
         what = ', '.join(repr(n) for n in sorted(variant.hoisted)) or 'none'
         why = (f'split from {paired}' if split else
                f'{"widened" if widened else "learned"} from '
                f'{len(group.traces)} traces') + f': hoists {what}'
+        if widened and group.miss:
+            why += f' (the template missed: {group.miss})'
         self._log(kernel, params, '; '.join([why] + kept), origin, group,
                   'template')
         self._store(state)

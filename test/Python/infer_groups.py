@@ -15,6 +15,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), 'Inputs'))
 from tuned_kernel import check, kernel_text  # noqa: E402
 
 from flyhoist import KernelCache  # noqa: E402
+from flyhoist.groups import derived_text  # noqa: E402
 
 WIDTHS = (3, 40, 100, 200, 333, 500, 7, 90, 17)
 
@@ -112,10 +113,34 @@ cache.close()
 print('Python-folded products')
 log = []
 cache = fresh(log)
-calls = [{'width': w, 'products': 1} for w in (64, 101) + WIDTHS]
+calls = [{'width': w, 'products': 1, 'stride': 8}
+         for w in (64, 101) + WIDTHS]
 wrong = run(cache, calls)
 print(f'traced {cache.traced}, compiled {cache.compiled}, wrong {wrong}')
 # CHECK-NEXT: traced 11, compiled 2, wrong []
 print(log[0])
-# CHECK-NEXT: compiled tuned template for products=1, width=101 in group 1 (products=1): learned from 2 traces: hoists 'p0', 'p1', 'p2', 'width'
+# CHECK-NEXT: compiled tuned template for products=1, stride=8, width=101 in group 1 (products=1, stride=8): learned from 2 traces: hoists 'p0', 'p1', 'p2', 'width'
+
+# CHECK-LABEL: derived values
+# From the third trace on, the parameters that are affine in the width are
+# derived from it and checked on every match: 4*w (twice, one parameter),
+# 16*w*8/4 folded in Python, w + 1.
+print('derived values')
+launch = cache.get('tuned', {'width': 17, 'products': 1, 'stride': 8},
+                   kernel_text)
+derived = getattr(launch.variant, 'derived', {})
+print(sorted(derived_text(n, r) for n, r in derived.items()))
+# CHECK-NEXT: ['p0 = 4*width', 'p1 = 32*width', 'p2 = width + 1']
+# A trace whose constant is not the map's (another stride at width 333):
+# the match disagrees with the derivation, the group is learned again from
+# its traces (the same template: its object is reused, nothing compiles)
+# and the derivation dropped for the parameter that no longer fits.
+log.clear()
+values = {'width': 333, 'products': 1, 'stride': 9}
+launch = cache.get('tuned', values, kernel_text)
+print(f'compiled {cache.compiled},', check(cache, 'tuned', launch,
+                                           kernel_text(values)))
+# CHECK-NEXT: compiled 2, None
+print(log[0])
+# CHECK-NEXT: reused tuned template for products=1, stride=9, width=333 in group 1 (products=1): widened from 3 traces: hoists 'p0', 'p1', 'p2', 'width' (the template missed: a derived value disagrees: p1 = 32*width gives 10656 at width=333, the trace has 11988); derived: p0 = 4*width, p2 = width + 1
 cache.close()
