@@ -144,3 +144,19 @@ print(f'compiled {cache.compiled},', check(cache, 'tuned', launch,
 print(log[0])
 # CHECK-NEXT: reused tuned template for products=1, stride=9, width=333 in group 1 (products=1): widened from 3 traces: hoists 'p0', 'p1', 'p2', 'width' (the template missed: a derived value disagrees: p1 = 32*width gives 10656 at width=333, the trace has 11988); derived: p0 = 4*width, p2 = width + 1
 cache.close()
+
+# CHECK-LABEL: locations from the frontend's source
+# A trace that carries loc("file.py":line:col) is located there in the log.
+print('locations from the frontend\'s source')
+log = []
+cache = fresh(log)
+calls = [{'width': 8, 'tile': t, 'locs': 1} for t in (16, 32)] + \
+    [{'width': 8, 'tile': 2, 'unroll': 1, 'locs': 1}]
+wrong = run(cache, calls)
+print(f'compiled {cache.compiled}, wrong {wrong}')
+# CHECK-NEXT: compiled 3, wrong []
+for line in log:
+    print(line)
+# CHECK-NEXT: compiled tuned again for locs=1, tile=32, width=8 in group 2 (locs=1, tile=32, width=8): 'tile' kept specialized: loop bound or step at tuned_kernel.py:112:9
+# CHECK-NEXT: compiled tuned again for locs=1, tile=2, unroll=1, width=8 in group 3 (locs=1, tile=2, unroll=1, width=8): not inferred: traces do not align: 'arith.addi' vs 'scf.for' at tuned_kernel.py:107:9 (tuned_kernel.py:112:9 in the other trace)
+cache.close()

@@ -54,6 +54,13 @@ def kernel_text(values):
                  '  %o = arith.addi %b, %i : index',
                  '  memref.store %v, %out[%o] : memref<?xi32>',
                  '}']
+    if values.get('locs'):
+        # Where the frontend's Python built each op, as a tracer that
+        # records its call sites prints it (docs/INTEGRATION.md).
+        # (An op with a region takes its location after the region.)
+        body = [line if line.endswith('{') else
+                f'{line} loc("tuned_kernel.py":{100 + i}:9)'
+                for i, line in enumerate(body)]
     lines = '\n'.join('      ' + line for line in body)
     return f'''module attributes {{gpu.container_module}} {{
   gpu.module @kernels {{
