@@ -12,6 +12,7 @@ widens it when a later trace differs from it only in integer constants
 (infer.py).
 """
 
+import re
 from fractions import Fraction
 
 from .contract import kept_reason_text
@@ -42,6 +43,7 @@ class Group:
         self.samples = []      # the template's values in each trace served
         self.derived = {}      # name -> (root, slope, intercept)
         self.miss = None       # why the latest trace missed its template
+        self._signature = None
 
     def add(self, params, text):
         """Keeps `params`' trace as the latest (the base of a new
@@ -64,6 +66,11 @@ class Group:
         if self.template is not None:
             self.template.close()
         self.template, self.variant, self.reason = None, None, reason
+
+    def signature(self):
+        if self._signature is None:
+            self._signature = signature(self.traces[0][1])
+        return self._signature
 
     def distance(self, params):
         """How many of the frontend's values differ from the latest
@@ -110,14 +117,28 @@ class KernelState:
             alone.close()
         return group
 
-    def ranked(self, params):
-        """The groups, closest to `params` first (then the newest)."""
+    def ranked(self, params, text):
+        """The groups, those whose traces have `text`'s ops first, then the
+        closest to `params`, then the newest."""
+        shape = signature(text)
         return sorted(self.groups,
-                      key=lambda g: (g.distance(params), -g.index))
+                      key=lambda g: (g.signature() != shape,
+                                     g.distance(params), -g.index))
 
     def close(self):
         for group in self.groups:
             group.close()
+
+
+_OP = re.compile(r'\b[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_.]*')
+_LEAVES = {'arith.constant', 'llvm.mlir.constant', 'spec.param'}
+
+
+def signature(text):
+    """The ops a trace names, in order, but for constants (canonicalize
+    merges and places them differently from value to value): traces of one
+    structure share it, so the groups worth pairing with are tried first."""
+    return hash(tuple(op for op in _OP.findall(text) if op not in _LEAVES))
 
 
 def kept_text(variant, name):

@@ -106,7 +106,7 @@ class Inference:
 
     def _resolve(self, kernel, state, params, text, module, args):
         reasons = []
-        ranked = state.ranked(params)
+        ranked = state.ranked(params, text)
         for group in ranked:
             served = self._serve(kernel, group, params, module, args)
             if isinstance(served, tuple):
