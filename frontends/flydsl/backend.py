@@ -68,7 +68,6 @@ def through_mlir22(module_text, kernel):
     """The module through the bridge and the MLIR 22 tool; None (one line
     logged) when it cannot be carried."""
     try:
-        bridge.remember_kinds(module_text, TBLGEN, INCLUDE)
         text = bridge.to_mlir22(module_text, TBLGEN, INCLUDE)
         run = subprocess.run(
             [

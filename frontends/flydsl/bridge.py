@@ -19,9 +19,10 @@ then renamed to the real op: MLIR 22 parses the real op. Back (`from_mlir22`):
 MLIR 22 prints the module generic; the bridged ops are renamed to stand-ins
 again, FlyDSL parses it, and each stand-in becomes FlyDSL's op again, the
 constant operands folded back into attributes. A generic form also differs for
-`gpu.func`: FlyDSL's inherent `kernel` is MLIR 22's discardable `gpu.kernel`
-(an inherent attribute of one version that the other lacks maps to the
-dialect-prefixed discardable one, MLIR's convention for dialect attributes).
+`gpu.func`: FlyDSL's inherent `kernel` is MLIR 22's discardable `gpu.kernel`.
+The rule is derived too: an inherent attribute of FlyDSL's op that MLIR 22's
+lacks comes back from the dialect-prefixed discardable one (MLIR's
+convention for dialect attributes).
 
 Anything the rules cannot carry raises `Uncarried` with one reason; the caller
 (the backend in backend.py) then leaves the kernel to FlyDSL's own compile.
@@ -84,7 +85,7 @@ def _attribute_builders(dialect):
                     ):
                         if isinstance(call.args[0], ast.Constant):
                             per_op[target.slice.value] = call.args[0].value
-        if name:
+        if name and (per_op or name not in builders):  # not its Adaptor
             builders[name] = per_op
     return builders
 
@@ -142,19 +143,26 @@ def _cache_path(dialect, include, suffix):
 
 @functools.lru_cache(maxsize=None)
 def rules(dialect, tblgen, include):
-    """{op: [(source, kind)]}: MLIR 22's operands of each op whose immediates
-    moved, each from FlyDSL's operand `source` (kind 'operand') or attribute
-    `source` (kind 'attr'). Derived once per FlyDSL and .td version, then
-    read from the venv."""
+    """The bridge's table for one dialect, derived once per FlyDSL and .td
+    version and then read from the venv:
+
+    - "moved": {op: [(source, kind, builder)]}: MLIR 22's operands of each op
+      whose immediates moved, each from FlyDSL's operand `source` (kind
+      "operand") or attribute `source` (kind "attr", built back with FlyDSL's
+      attribute builder `builder`);
+    - "inherent": {op: [name]}: FlyDSL's inherent attributes that MLIR 22's
+      op lacks (MLIR 22 holds them as the discardable `<dialect>.<name>`)."""
     import json
 
-    path = _cache_path(dialect, include, ".rules.json")
+    path = _cache_path(dialect, include, ".bridge.json")
     if os.path.exists(path):
         with open(path) as f:
-            return {
-                name: [tuple(p) for p in order]
-                for name, order in json.load(f).items()
-            }
+            table = json.load(f)
+        table["moved"] = {
+            op: [tuple(p) for p in order]
+            for op, order in table["moved"].items()
+        }
+        return table
     table = _derive_rules(dialect, tblgen, include)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with tempfile.NamedTemporaryFile(
@@ -167,34 +175,43 @@ def rules(dialect, tblgen, include):
 
 def _derive_rules(dialect, tblgen, include):
     theirs, ours = _signatures(dialect, tblgen, include)
-    table = {}
+    builders = _attribute_builders(dialect)
+    moved_ops, inherent = {}, {}
     for name, (f_ops, f_attrs, f_params) in theirs.items():
         if name not in ours:
             continue
         m_ops, m_attrs, _ = ours[name]
         plain = [o.lstrip("*") for o in f_ops]
-        moved = [a for a in f_attrs if a in [o.lstrip("*") for o in m_ops]]
+        m_plain = [o.lstrip("*") for o in m_ops]
+        lacking = [a for a in f_attrs if a not in m_attrs + m_plain]
+        moved = [a for a in f_attrs if a in m_plain]
         group = (
             len(m_ops) == 1
             and m_ops[0].startswith("*")
             and m_ops[0][1:] not in plain
         )
-        if not moved and not (group and any(a in f_params for a in f_attrs)):
-            continue
-        if any(o.startswith("*") for o in f_ops):
-            continue  # a variadic FlyDSL operand: positions are not fixed
         if group:
             order = [
                 p
                 for p in f_params
                 if (p in plain or p in f_attrs) and p not in m_attrs
             ]
+            moved = [p for p in order if p in f_attrs]
         else:
-            order = [o.lstrip("*") for o in m_ops]
-        table[name] = [
-            (p, "attr" if p in f_attrs else "operand") for p in order
+            order = m_plain
+        if not moved or any(o.startswith("*") for o in f_ops):
+            # Nothing moved; or a variadic FlyDSL operand, whose positions
+            # are not fixed (not carried: such an op fails MLIR 22's parse).
+            if lacking and not moved:
+                inherent[name] = lacking
+            continue
+        moved_ops[name] = [
+            (p, "attr", builders.get(name, {}).get(p))
+            if p in f_attrs
+            else (p, "operand", None)
+            for p in order
         ]
-    return table
+    return {"moved": moved_ops, "inherent": inherent}
 
 
 def _enum_values():
@@ -227,21 +244,25 @@ def _attr_to_int(attr):
     raise Uncarried(f"attribute {attr} has no integer form")
 
 
-def _int_to_attr(value, like, builder):
-    """`value` as the attribute FlyDSL had (`like`: its text, or None)."""
+def _int_to_attr(value, builder):
+    """`value` as the attribute FlyDSL's builder `builder` makes: an enum
+    (`rocdl.ROCDL_MatrixFormatAttr` is `#rocdl<matrix_format ...>`), what
+    FlyDSL's registered builder of that name makes, or an i32 (checked by
+    the verifier afterwards)."""
     from flydsl._mlir import ir
 
-    match = re.fullmatch(r"#(\w+)<(\w+) (\w+)>", like) if like else None
+    match = re.fullmatch(r"(\w+)\.[A-Z]+_(\w+)Attr", builder or "")
     if match:
-        names = {v: k for k, v in _enum_values()[match.group(2)].items()}
-        if value not in names:
-            raise Uncarried(f"{value} is no {match.group(2)}")
-        return ir.Attribute.parse(
-            f"#{match.group(1)}<{match.group(2)} {names[value]}>"
-        )
-    if builder in (None, "I32Attr") or (like and like.endswith(": i32")):
-        return ir.IntegerAttr.get(ir.IntegerType.get_signless(32), value)
-    raise Uncarried(f"no way back to attribute kind {builder}")
+        dialect, camel = match.groups()
+        mnemonic = re.sub(r"(?<!^)(?=[A-Z])", "_", camel).lower()
+        if mnemonic in _enum_values():
+            names = {v: k for k, v in _enum_values()[mnemonic].items()}
+            if value not in names:
+                raise Uncarried(f"{value} is no {mnemonic}")
+            return ir.Attribute.parse(f"#{dialect}<{mnemonic} {names[value]}>")
+    if builder and ir.AttrBuilder.contains(builder):
+        return ir.AttrBuilder.get(builder)(value, context=ir.Context.current)
+    return ir.IntegerAttr.get(ir.IntegerType.get_signless(32), value)
 
 
 def _walk(module, names):
@@ -258,7 +279,7 @@ def _walk(module, names):
     return found
 
 
-def _table(module_text, tblgen, include):
+def _table(module_text, tblgen, include, part="moved"):
     dialects = {
         d
         for d in re.findall(r"\b([a-z_]+)\.[a-z_]", module_text)
@@ -266,7 +287,7 @@ def _table(module_text, tblgen, include):
     }
     table = {}
     for dialect in dialects:
-        table.update(rules(dialect, tblgen, include))
+        table.update(rules(dialect, tblgen, include)[part])
     return table
 
 
@@ -286,7 +307,7 @@ def to_mlir22(module_text, tblgen, include):
             position = 0
             new_operands = []
             with ir.InsertionPoint(op), op.location:
-                for source, kind in table[op.name]:
+                for source, kind, _ in table[op.name]:
                     if kind == "operand":
                         new_operands.append(operands[position])
                         position += 1
@@ -331,18 +352,19 @@ def from_mlir22(generic_text, tblgen, include):
     with _create_mlir_context() as context:
         context.allow_unregistered_dialects = True
         module = ir.Module.parse(generic_text)
-        for func in _walk(module, {"gpu.func"}):
-            if "gpu.kernel" in func.attributes:
-                del func.attributes["gpu.kernel"]
-                func.attributes["kernel"] = ir.UnitAttr.get()
-        builders = {}
-        for dialect in {n.split(".", 1)[0] for n in table}:
-            builders.update(_attribute_builders(dialect))
+        inherent = _table(generic_text, tblgen, include, "inherent")
+        for op in _walk(module, set(inherent)):
+            for name in inherent[op.name]:
+                prefixed = op.name.split(".", 1)[0] + "." + name
+                if prefixed in op.attributes:
+                    value = op.attributes[prefixed]
+                    del op.attributes[prefixed]
+                    op.attributes[name] = value
         for op in _walk(module, {STAND_IN + n for n in table}):
             name = op.name[len(STAND_IN) :]
             attrs = {key: op.attributes[key] for key in op.attributes}
             operands = []
-            for value, (source, kind) in zip(op.operands, table[name]):
+            for value, (source, kind, builder) in zip(op.operands, table[name]):
                 if kind == "operand":
                     operands.append(value)
                     continue
@@ -353,11 +375,7 @@ def from_mlir22(generic_text, tblgen, include):
                 ):
                     raise Uncarried(f"{name}: {source} is no longer a constant")
                 number = ir.IntegerAttr(owner.attributes["value"]).value
-                attrs[source] = _int_to_attr(
-                    number,
-                    _original(source, name),
-                    builders.get(name, {}).get(source),
-                )
+                attrs[source] = _int_to_attr(number, builder)
             with ir.InsertionPoint(op), op.location:
                 real = ir.Operation.create(
                     name,
@@ -378,27 +396,3 @@ def from_mlir22(generic_text, tblgen, include):
                     owner.erase()
         module.operation.verify()
         return module.operation.get_asm(enable_debug_info=True)
-
-
-_ORIGINALS = {}
-
-
-def _original(source, name):
-    """An attribute value FlyDSL had for `source` of `name` (its kind)."""
-    return _ORIGINALS.get((name, source))
-
-
-def remember_kinds(module_text, tblgen, include):
-    """Notes one attribute of each moved kind (enum or integer) per op."""
-    from flydsl._mlir import ir
-    from flydsl.compiler.jit_function import _create_mlir_context
-
-    table = _table(module_text, tblgen, include)
-    with _create_mlir_context():
-        module = ir.Module.parse(module_text)
-        for op in _walk(module, set(table)):
-            for source, kind in table[op.name]:
-                if kind == "attr" and source in op.attributes:
-                    _ORIGINALS.setdefault(
-                        (op.name, source), str(op.attributes[source])
-                    )
