@@ -111,8 +111,8 @@ class KernelState:
         self.next_index += 1
         self.groups.append(group)
         if len(self.groups) > MAX_GROUPS:
-            alone = next((g for g in self.groups if g.template is None),
-                         self.groups[0])
+            alone = next((g for g in self.groups[:-1]
+                          if g.template is None), self.groups[0])
             self.groups.remove(alone)
             alone.close()
         return group
