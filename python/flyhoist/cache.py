@@ -80,7 +80,10 @@ class KernelCache:
     capacity:  how many loaded modules stay resident (None: all)
     backend:   the stream/event backend of the retirer (retire.py)
     infer_params: `trace` may emit plain constants: the values are learned
-               from the traces (infer.py); every new value is traced
+               from the traces (infer.py); every new value is traced. What
+               is learned is kept in the disk and remote caches under the
+               kernel's stable name (persist.py: a str, a function, a code
+               object, or a tuple of those with ints and strs)
     compile_in_worker: lower in a worker process, where a fatal error of
                LLVM's cannot end this one (_compile_worker.py); None:
                unless FLYHOIST_COMPILE_WORKER=0
