@@ -194,7 +194,8 @@ class Persistence:
             if objects is not None:
                 return objects, where, None
             if store.damaged != damaged:
-                why = f'the entry in {where} is damaged (see the warning)'
+                why = (f'the entry in {where} does not check out (see the '
+                       f'warning)')
         return None, None, why
 
     def write(self, state):

@@ -75,9 +75,13 @@ def forge(disk, how):
     open(path, 'wb').write(_objects.encode(objects, key))
 
 
-def run(*args):
+def run(*args, secret=None):
+    env = dict(os.environ)
+    env.pop('FLYHOIST_CACHE_SECRET', None)
+    if secret:
+        env['FLYHOIST_CACHE_SECRET'] = secret
     done = subprocess.run([sys.executable, __file__, *map(str, args)],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=env)
     if done.returncode:
         print(done.stderr)
     result = json.loads(done.stdout.splitlines()[-1])
@@ -120,7 +124,7 @@ def driver(folder):
     show('damaged', *run('worker', d1, '-', 21, 22, 23))
     # CHECK-NEXT: compiled {{[12]}}, wrong []
     # CHECK-NEXT: warning: the disk cache entry {{.*}} is not a valid entry for its key (an entry whose SHA-256 does not match); compiling it again
-    # CHECK-NEXT: inference state of tuned not loaded: the entry in the disk cache is damaged (see the warning); learning it again
+    # CHECK-NEXT: inference state of tuned not loaded: the entry in the disk cache does not check out (see the warning); learning it again
     # CHECK-NEXT: {{compiled|loaded}} tuned template for width=22 in group 1{{.*}}: learned from 2 traces
     # CHECK-LABEL: forged, garbage
     forge(d1, 'garbage')
@@ -135,6 +139,18 @@ def driver(folder):
     # learned again from the entry's traces, which are this kernel's.
     # CHECK-NEXT: compiled {{[0-2]}}, wrong []
     # CHECK-NOT: template learned in an earlier process
+    # CHECK-LABEL: cache secrets
+    # State written under one cache secret is not read under another.
+    print('cache secrets')
+    d6 = os.path.join(folder, 'd6')
+    show('one secret', *run('worker', d6, '-', 64, 100, secret='one'))
+    show('another secret', *run('worker', d6, '-', 3, 40, secret='two'))
+    # CHECK: one secret
+    # CHECK-NEXT: compiled 2, wrong []
+    # CHECK: another secret
+    # CHECK-NEXT: compiled 2, wrong []
+    # CHECK-NEXT: warning: the disk cache entry {{.*}} (an HMAC that does not match the secret); compiling it again
+    # CHECK-NEXT: inference state of tuned not loaded: the entry in the disk cache does not check out (see the warning); learning it again
     # CHECK-LABEL: no stable name
     show('no stable name', *run('worker', os.path.join(folder, 'd5'), '-',
                                 64, 100, 3, 'object'))
