@@ -15,6 +15,11 @@ an HMAC made with it; one without, or made with another secret, is a miss.
 Whoever can write the store can otherwise write a valid entry for any key:
 docs/INTEGRATION.md, "Who the caches trust".
 
+Two kinds of entry share the format, told apart by their key: a module's
+code objects ({symbol: object}, keys.object_key) and a kernel's inference
+state ({'inference.json': groups, 'gN.template': MLIR bytecode},
+keys.inference_key, persist.py).
+
 `check` never raises: whatever the bytes (a header nested deep enough for
 RecursionError, a declared size of 10**18, not bytes at all), it returns
 (None, why).
