@@ -26,11 +26,12 @@ for options in ('', 'hoist-immediate-offsets=false'):
     launches = [cache.get('lds_tail', {'tail': t}, trace)
                 for t in (64, 32, 16, 8)]
     print(f'options {options!r}: compiled {cache.compiled}, arguments',
-          [launch.arguments(['in', 'out', 'x']) for launch in launches[1:]])
+          [tuple(launch.arguments(['in', 'out', 'x']))
+           for launch in launches[1:]])
     for line in log[:2]:
         print(line)
     cache.close()
-# CHECK: options '': compiled 2, arguments [['in', 'out', 'x', 32], ['in', 'out', 'x', 16], ['in', 'out', 'x', 8]]
+# CHECK: options '': compiled 2, arguments [('in', 'out', 'x', 32), ('in', 'out', 'x', 16), ('in', 'out', 'x', 8)]
 # CHECK-NEXT: compiled lds_tail template for tail=32 in group 1: learned from 2 traces: hoists 'tail'
-# CHECK-NEXT: options 'hoist-immediate-offsets=false': compiled 4, arguments [['in', 'out', 'x'], ['in', 'out', 'x'], ['in', 'out', 'x']]
+# CHECK-NEXT: options 'hoist-immediate-offsets=false': compiled 4, arguments [('in', 'out', 'x'), ('in', 'out', 'x'), ('in', 'out', 'x')]
 # CHECK-NEXT: compiled lds_tail again for tail=32 in group 2 (tail=32): 'tail' kept specialized: folds into an instruction's immediate offset at
