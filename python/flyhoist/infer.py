@@ -130,7 +130,7 @@ class Inference:
         try:
             matched = match_spec_params(group.template, module)
         except TraceMismatch as mismatch:
-            return mismatch.summary()
+            return mismatch.summary() + folded_note(params, group)
         # A template from another process is hoisted and its objects
         # found once a trace matches it.
         if self._template_variant(kernel, group, params) is None:

@@ -160,3 +160,33 @@ for line in log:
 # CHECK-NEXT: compiled tuned again for locs=1, tile=32, width=8 in group 2 (locs=1, tile=32, width=8): 'tile' kept specialized: loop bound or step at tuned_kernel.py:112:9
 # CHECK-NEXT: compiled tuned again for locs=1, tile=2, unroll=1, width=8 in group 3 (locs=1, tile=2, unroll=1, width=8): not inferred: traces do not align: 'arith.addi' vs 'scf.for' at tuned_kernel.py:107:9 (tuned_kernel.py:112:9 in the other trace)
 cache.close()
+
+# CHECK-LABEL: a width that folds away
+# The frontend canonicalizes its trace: at width 1, seq * 1 folds away and
+# the trace has another structure. It is compiled alone and named as such.
+print('a width that folds away')
+from flyhoist import Context  # noqa: E402
+
+frontend = Context()
+
+
+def folded(values):
+    with frontend.parse(kernel_text(values), 'tuned.mlir') as module:
+        module.run_pipeline('builtin.module(canonicalize,cse)')
+        return module.text()
+
+
+log = []
+cache = fresh(log)
+wrong = []
+for width in (8, 16, 1, 24):
+    launch = cache.get('tuned', {'width': width}, folded)
+    why = check(cache, 'tuned', launch, folded({'width': width}))
+    if why:
+        wrong.append((width, why))
+print(f'compiled {cache.compiled}, wrong {wrong}')
+# CHECK-NEXT: compiled 3, wrong []
+print(log[1])
+# CHECK-NEXT: compiled tuned again for width=1 in group 2 (width=1): trace does not match the template: {{.*}}; width=1 folds away in the trace (x * 1, x + 0): its trace has its own structure and is compiled for that value alone
+cache.close()
+frontend.close()
