@@ -172,19 +172,7 @@ class Inference:
         varying = [p['name'] for p in inferred]
         if not varying:  # the same trace, up to where constants sit
             base.close()
-            if group.template is not None:
-                return 'the same trace as the template\'s, whose ' \
-                       'preconditions it breaks'
-            if group.per_value is None:  # a group of another process
-                group.per_value, _ = self._own(kernel, state, params,
-                                                 text)
-            # Named leaves (the trace's own spec.params) align by name
-            # whatever their values: its guards decide.
-            own = group.per_value
-            broken = own.failure(params, args)
-            if broken is None:
-                return own, dict(params)
-            return own.why_specialized or f'{broken.text} does not hold'
+            return self._same(kernel, state, group, params, module, args)
         hoisted = base.clone()
         try:
             manifest = hoisted.hoist(self.options)
@@ -208,6 +196,28 @@ class Inference:
         return self._adopt(kernel, state, (group, samples),
                            (params, text), (base, hoisted), variant, matched,
                            [kept_text(variant, n) for n in kept])
+
+    def _same(self, kernel, state, group, params, module, args):
+        """A trace inference finds no constant varying in: the group's own
+        object when the trace matches the group's first trace (inference
+        lets an `equals` value differ; the match does not) and its guards
+        hold (a named leaf aligns whatever its value)."""
+        if group.template is not None:
+            return 'the same trace as the template\'s, whose ' \
+                   'preconditions it breaks'
+        first, text = group.traces[0]
+        try:
+            with self.cache.context.parse(text, self._source(kernel)) as same:
+                match_spec_params(same, module)
+        except TraceMismatch as mismatch:
+            return mismatch.summary()
+        if group.per_value is None:  # a group of another process
+            group.per_value, _ = self._own(kernel, state, first, text)
+        own = group.per_value
+        broken = own.failure(params, args)
+        if broken is None:
+            return own, dict(params)
+        return own.why_specialized or f'{broken.text} does not hold'
 
     def _infer(self, kernel, base, group, params):
         cache = self.cache
@@ -326,6 +336,11 @@ class Inference:
         values = {**params, **group.values}
         hoisted = group.template.clone()
         try:
+            # What the compile bakes in is the template's own values: the
+            # entry's must be those (a forged kept value would pass its
+            # guard otherwise).
+            if template_values(group.template) != group.values:
+                raise ValueError('its values are not the template\'s own')
             manifest = hoisted.hoist(self.options)
             variant = Variant(kernel, values, manifest, set(group.values))
             if variant.failure(values, None) is not None:
@@ -335,7 +350,7 @@ class Inference:
         except (HoistError, ValueError, MLIRError) as error:
             group.drop_template(f'persisted template not usable: '
                                 f'{str(error).splitlines()[-1]}')
-            self._log(kernel, asked, group.reason, None, group)
+            self._log(kernel, asked, group.reason, None, group, 'template')
             return None
         finally:
             hoisted.close()
@@ -409,3 +424,16 @@ class Inference:
     def _source(self, kernel):
         return f'{self._name(kernel)}.mlir'
 
+
+# A leaf: a spec.param without `equals` (whose value the match compares).
+_PARAM = re.compile(r'spec\.param\s+"([^"]+)"\s*=\s*(-?\d+)\s*:')
+
+
+def template_values(template):
+    """{name: value} of a template's spec.params without `equals`; None
+    when one name has two values."""
+    values = {}
+    for name, value in _PARAM.findall(template.text()):
+        if values.setdefault(name, int(value)) != int(value):
+            return None
+    return values

@@ -64,6 +64,11 @@ def forge(disk, how):
     part = next(p for p in objects if p.endswith('.template'))
     if how == 'garbage':
         objects[part] = b'\x00not MLIR bytecode'
+    elif how == 'values':
+        state = json.loads(objects['inference.json'])
+        for group in state['groups']:
+            group['values'] = {n: v + 1 for n, v in group['values'].items()}
+        objects['inference.json'] = json.dumps(state).encode()
     else:
         with Context() as context:
             a = context.parse(kernel_text({'width': 8, 'tile': 32}))
@@ -139,6 +144,13 @@ def driver(folder):
     # learned again from the entry's traces, which are this kernel's.
     # CHECK-NEXT: compiled {{[0-2]}}, wrong []
     # CHECK-NOT: template learned in an earlier process
+    # CHECK-LABEL: forged values
+    # The entry's values for a template must be the template's own (what
+    # its compile bakes in).
+    forge(d1, 'values')
+    show('forged values', *run('worker', d1, '-', 61, 62))
+    # CHECK-NEXT: compiled {{[0-2]}}, wrong []
+    # CHECK-NEXT: dropped tuned template for width=61 in group {{[0-9]+}}: persisted template not usable: its values are not the template's own
     # CHECK-LABEL: cache secrets
     # State written under one cache secret is not read under another.
     print('cache secrets')
