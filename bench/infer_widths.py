@@ -202,13 +202,13 @@ def main():
               f"compile; every hoisted launch passes what its own trace "
               f"baked in: "
               f"{'yes' if ok else 'NO ' + str(r['wrong'][:3])}")
-        print(f"  per new width: trace {r['trace'] * 1e3:.1f} ms, "
-              f"parse + match {(r['get'] - r['trace']) * 1e3:.1f} ms, "
-              f"trace + match {r['get'] * 1e3:.1f} ms (median of "
-              f"{len(widths) - 2}); one template compile "
-              f"{r['compile'] * 1e3:.0f} ms; compile / (trace + match) "
-              f"{r['compile'] / r['get']:.1f}x"
-              if r['get'] and r['compile'] else '')
+        if r['get'] and r['compile']:
+            print(f"  per new width: trace {r['trace'] * 1e3:.1f} ms, "
+                  f"parse + match {(r['get'] - r['trace']) * 1e3:.1f} ms, "
+                  f"trace + match {r['get'] * 1e3:.1f} ms (median of "
+                  f"{len(widths) - 2}); one template compile "
+                  f"{r['compile'] * 1e3:.0f} ms; compile / (trace + match) "
+                  f"{r['compile'] / r['get']:.1f}x")
         for line in r['log']:
             print(f'  log: {line}')
     return 1 if failed else 0
