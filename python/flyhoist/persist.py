@@ -142,23 +142,32 @@ def _identity(traces):
 
 def merge(objects, stored, state):
     """`objects` (`state` encoded) with the groups another process stored
-    meanwhile (`stored`, an entry's parts) that `state` does not hold,
-    written or not (a group dropped here stays dropped)."""
+    meanwhile (`stored`, an entry's parts) that `state` does not hold, and
+    their templates for groups still alone here. A group dropped here
+    stays dropped."""
     theirs = decode(stored, state.name) if stored is not None else None
     if not isinstance(theirs, list):
         return objects
     ours = json.loads(objects[STATE])
-    held = {_identity(g.traces) for g in state.groups}
-    for entry in theirs:
-        if len(ours['groups']) >= MAX_WRITTEN:
-            break
-        if _identity(entry['traces']) in held:
+    held = {_identity(g.traces): g for g in state.groups}
+    slots = {_identity(e['traces']): i for i, e in enumerate(ours['groups'])}
+    for i, entry in enumerate(theirs):
+        identity = _identity(entry['traces'])
+        mine = held.get(identity)
+        if mine is not None and not (
+                entry['template'] and mine.template is None and
+                mine.reason is None and identity in slots):
+            continue
+        if mine is None and len(ours['groups']) >= MAX_WRITTEN:
             continue
         if entry['template']:
-            part = f'g{len(ours["groups"])}.template'
+            part = f'm{i}.template'
             objects[part] = stored[entry['template']]
             entry = dict(entry, template=part)
-        ours['groups'].append(entry)
+        if mine is None:
+            ours['groups'].append(entry)
+        else:
+            ours['groups'][slots[identity]] = entry
     objects[STATE] = json.dumps(ours, sort_keys=True).encode()
     return objects
 

@@ -36,6 +36,31 @@ def worker(disk, remote, widths, kernel='tuned'):
     cache.close()
 
 
+def interleaved(disk):
+    """Two caches (as two processes would) learn one tile each on one disk
+    cache, each writing after the other has read; a third serves new
+    widths of both tiles."""
+    from flyhoist import KernelCache
+    from tuned_kernel import kernel_text
+
+    def cache():
+        return KernelCache('sm_90', cache_dir=disk, infer_params=True,
+                           remote=False, log=lambda m: None)
+    a, b = cache(), cache()
+    a.get('tuned', {'width': 8, 'tile': 16}, kernel_text)
+    b.get('tuned', {'width': 8, 'tile': 32}, kernel_text)
+    a.get('tuned', {'width': 16, 'tile': 16}, kernel_text)
+    b.get('tuned', {'width': 16, 'tile': 32}, kernel_text)
+    log = []
+    c = KernelCache('sm_90', cache_dir=disk, infer_params=True,
+                    remote=False, log=log.append)
+    for tile in (16, 32):
+        for width in (100, 200):
+            c.get('tuned', {'width': width, 'tile': tile}, kernel_text)
+    print(json.dumps({'compiled': c.compiled, 'wrong': [], 'log': [
+        f'learning caches compiled {a.compiled} and {b.compiled}'] + log}))
+
+
 def entry_path(disk):
     """Where the disk cache holds tuned's inference state."""
     from flyhoist import KernelCache
@@ -151,6 +176,14 @@ def driver(folder):
     show('forged values', *run('worker', d1, '-', 61, 62))
     # CHECK-NEXT: compiled {{[0-2]}}, wrong []
     # CHECK-NEXT: dropped tuned template for width=61 in group {{[0-9]+}}: persisted template not usable: its values are not the template's own
+    # CHECK-LABEL: interleaved writers
+    # Each writer merges what the other stored: neither's template is lost.
+    show('interleaved writers', *run('interleaved',
+                                     os.path.join(folder, 'd7')))
+    # CHECK-NEXT: compiled 0, wrong []
+    # CHECK-NEXT: learning caches compiled 2 and 2
+    # CHECK-NEXT: loaded tuned template for tile=16, width=100 in group {{[0-9]+}} (tile=16) from the disk cache: template learned in an earlier process
+    # CHECK-NEXT: loaded tuned template for tile=32, width=100 in group {{[0-9]+}} (tile=32) from the disk cache: template learned in an earlier process
     # CHECK-LABEL: cache secrets
     # State written under one cache secret is not read under another.
     print('cache secrets')
@@ -173,6 +206,8 @@ def driver(folder):
 if __name__ == '__main__':
     if sys.argv[1] == 'driver':
         driver(sys.argv[2])
+    elif sys.argv[1] == 'interleaved':
+        interleaved(sys.argv[2])
     else:
         args = sys.argv[4:]
         kernel = args.pop() if args and args[-1] == 'object' else 'tuned'
