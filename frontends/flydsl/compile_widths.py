@@ -102,7 +102,7 @@ def compile_widths(
     return results
 
 
-def main(argv=None):
+def _parse(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kernel", choices=KERNELS, required=True)
     parser.add_argument("--chip", choices=CHIPS, required=True)
@@ -129,23 +129,18 @@ def main(argv=None):
         parser.error(
             "the prefill kernel uses gfx950's scaled FP4 MFMA: --chip gfx950"
         )
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    return options
 
-    results = compile_widths(
-        options.kernel,
-        options.chip,
-        widths_for(options.widths),
-        options.dump_dir,
-        options.save_dir,
-    )
+
+def _report_alone(results, verbose):
+    """Prints FlyDSL alone's figures; returns the number of binaries."""
     total = sum(seconds for _, _, seconds in results)
     distinct = {
         hashlib.sha256(blob).hexdigest()
         for _, blobs, _ in results
         for blob in blobs
     }
-    count = sum(len(blobs) for _, blobs, _ in results)
-    for width, blobs, seconds in results if options.verbose else ():
+    for width, blobs, seconds in results if verbose else ():
         digest = hashlib.sha256(blobs[0]).hexdigest()[:16] if blobs else "-"
         print(
             f"width {width}: {len(blobs)} binary, "
@@ -156,10 +151,12 @@ def main(argv=None):
         f"({total / len(results) * 1000:.0f} ms per width); "
         f"{len(distinct)} distinct binaries"
     )
-    line = f"flydsl alone: {count} device binaries"
-    if not options.round_trip:
-        print(line)
-        return 0 if count == len(results) else 1
+    return sum(len(blobs) for _, blobs, _ in results)
+
+
+def _round_trip(options, results):
+    """Compiles again through the bridge; prints its figures; returns
+    (number of binaries, all identical to FlyDSL alone's)."""
     import backend
 
     backend.register()
@@ -171,8 +168,7 @@ def main(argv=None):
         options.save_dir,
         "flyhoist",
     )
-    bridged_total = sum(seconds for _, _, seconds in bridged)
-    same = all(a[1] == b[1] for a, b in zip(results, bridged))
+    total = sum(seconds for _, _, seconds in bridged)
     for (width, blobs, _), (_, others, seconds) in (
         zip(results, bridged) if options.verbose else ()
     ):
@@ -181,12 +177,31 @@ def main(argv=None):
             f"{'identical' if blobs == others else 'DIFFERENT'}"
         )
     print(
-        f"round trip: {len(bridged)} widths in {bridged_total:.2f} s "
-        f"({bridged_total / len(bridged) * 1000:.0f} ms per width); "
+        f"round trip: {len(bridged)} widths in {total:.2f} s "
+        f"({total / len(bridged) * 1000:.0f} ms per width); "
         f"through MLIR 22: {backend.COUNTS['carried']}, "
         f"FlyDSL's own compile: {backend.COUNTS['fell back']}"
     )
-    bridged_count = sum(len(blobs) for _, blobs, _ in bridged)
+    same = all(a[1] == b[1] for a, b in zip(results, bridged))
+    return sum(len(blobs) for _, blobs, _ in bridged), same
+
+
+def main(argv=None):
+    options = _parse(argv)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    results = compile_widths(
+        options.kernel,
+        options.chip,
+        widths_for(options.widths),
+        options.dump_dir,
+        options.save_dir,
+    )
+    count = _report_alone(results, options.verbose)
+    line = f"flydsl alone: {count} device binaries"
+    if not options.round_trip:
+        print(line)
+        return 0 if count == len(results) else 1
+    bridged_count, same = _round_trip(options, results)
     print(
         f"{line}; round trip: {bridged_count} device binaries, "
         f"identical: {'yes' if same else 'no'}"

@@ -348,20 +348,7 @@ def bridge_rule(flydsl_sig, mlir22_sig):
     return rule, unknown
 
 
-def main(argv=None):
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("dumps", nargs="+")
-    parser.add_argument(
-        "--mlir-opt",
-        action="append",
-        required=True,
-        help="an MLIR 22 tool that parses (repeat)",
-    )
-    parser.add_argument("--tblgen", required=True)
-    parser.add_argument("--include", required=True)
-    options = parser.parse_args(argv)
-
-    failures, kinds, whole = measure(options.dumps, options.mlir_opt)
+def print_parses(failures, kinds, whole):
     print(f"op kinds in the dumps: {len(kinds)}")
     print("\n## Ops whose text MLIR 22 does not parse (one-op probes)\n")
     print("| op | tool | custom form | generic form |")
@@ -380,6 +367,8 @@ def main(argv=None):
             f"generic form {generic or 'parses'}"
         )
 
+
+def print_definitions(kinds, tblgen, include):
     print(
         "\n## Op definitions: FlyDSL's against MLIR 22's, "
         "for the op kinds used\n"
@@ -400,9 +389,7 @@ def main(argv=None):
             {k.split(".", 1)[0] for k in kinds} & set(DIALECTS)
         ):
             theirs = flydsl_signatures(dialect)
-            ours = mlir22_signatures(
-                options.tblgen, options.include, dialect, workdir
-            )
+            ours = mlir22_signatures(tblgen, include, dialect, workdir)
             for name in sorted(k for k in kinds if k.startswith(dialect + ".")):
                 if name not in theirs or name not in ours:
                     print(
@@ -416,6 +403,24 @@ def main(argv=None):
                         f"| `{name}` | `{', '.join(rule[0])}` | "
                         f"{', '.join(rule[1]) or '-'} |"
                     )
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dumps", nargs="+")
+    parser.add_argument(
+        "--mlir-opt",
+        action="append",
+        required=True,
+        help="an MLIR 22 tool that parses (repeat)",
+    )
+    parser.add_argument("--tblgen", required=True)
+    parser.add_argument("--include", required=True)
+    options = parser.parse_args(argv)
+
+    failures, kinds, whole = measure(options.dumps, options.mlir_opt)
+    print_parses(failures, kinds, whole)
+    print_definitions(kinds, options.tblgen, options.include)
     return 0
 
 
