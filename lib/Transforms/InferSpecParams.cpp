@@ -158,9 +158,13 @@ mlir::flyhoist::inferSpecParams(Operation *base, ArrayRef<Operation *> others,
     if (!replacement) {
       OpBuilder builder(constant->getContext());
       builder.setInsertionPointAfter(constant);
-      replacement =
+      auto paramOp =
           ParamOp::create(builder, use->getOwner()->getLoc(), param.name,
                           param.values.front(), param.type);
+      // What the frontend attached to the constant stays: a later trace's
+      // constant there matches only with the same attributes.
+      paramOp->setDiscardableAttrs(constant->getDiscardableAttrDictionary());
+      replacement = paramOp;
       touched.push_back(constant);
     }
     use->set(replacement);

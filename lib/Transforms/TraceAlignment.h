@@ -139,9 +139,11 @@ private:
   }
 
   /// Fails with the first entry in which `da` and `db` (attribute
-  /// dictionaries, or properties as attributes) differ; `what` names them.
+  /// dictionaries, or properties as attributes) differ; `what` names them,
+  /// after `prefix`.
   bool failDictionary(Operation *a, Operation *b, StringRef what,
-                      DictionaryAttr da, DictionaryAttr db) {
+                      DictionaryAttr da, DictionaryAttr db,
+                      StringRef prefix = "") {
     // (Properties of an op without any, or not a dictionary, read as none.)
     if (!da)
       da = DictionaryAttr::get(a->getContext());
@@ -153,7 +155,7 @@ private:
       Attribute other = db.get(attr.getName());
       if (other == attr.getValue())
         continue;
-      os << what << " '" << attr.getName().getValue()
+      os << prefix << what << " '" << attr.getName().getValue()
          << "' differs: " << attr.getValue() << " vs ";
       if (other)
         os << other;
@@ -164,10 +166,11 @@ private:
     for (NamedAttribute attr : db)
       if (!da.get(attr.getName()))
         return fail(a, b,
-                    "the other trace has " + what + " '" +
+                    prefix + "the other trace has " + what + " '" +
                         attr.getName().getValue() + "'");
     return fail(a, b,
-                Twine(what == "property" ? "properties" : "attributes") +
+                prefix +
+                    Twine(what == "property" ? "properties" : "attributes") +
                     " differ");
   }
 
@@ -255,12 +258,28 @@ private:
     return alignRegions(a, b);
   }
 
+  /// What two leaves facing each other carry besides their values and
+  /// types: the same discardable attributes (a template's parameter has
+  /// those of the constant it replaced). Which op makes a constant of a
+  /// type and value is not compared: `arith.constant` and
+  /// `llvm.mlir.constant` lower to the same.
+  bool alignLeafOps(Operation *a, Operation *b, unsigned index, const Leaf &la,
+                    const Leaf &lb) {
+    DictionaryAttr da = la.op->getDiscardableAttrDictionary(),
+                   db = lb.op->getDiscardableAttrDictionary();
+    return da == db ||
+           failDictionary(a, b, "attribute", da, db,
+                          operandReason(index, "(" + describe(la) + "): "));
+  }
+
   bool alignOperand(Operation *a, Operation *b, unsigned index) {
     Value va = a->getOperand(index), vb = b->getOperand(index);
     if (va.getType() != vb.getType())
       return fail(a, b, operandReason(index, "types differ"));
     std::optional<Leaf> la = leafOf(va), lb = leafOf(vb);
     if (la && lb) {
+      if (!alignLeafOps(a, b, index, *la, *lb))
+        return false;
       if (std::optional<std::string> why =
               onLeaves(a->getOpOperand(index), *la, *lb))
         return fail(a, b, *why);

@@ -108,3 +108,28 @@ module {
     } loc("other"("w.py":7:7))
   }
 }
+
+// -----
+
+// The frontend's attributes on a constant that becomes a parameter stay on
+// the parameter, so that a later trace tagged alike matches it.
+
+// CHECK-LABEL: func.func @tagged
+// CHECK:         spec.param "p0" = 128 {frontend.tag = "width"} : index
+module {
+  module {
+    func.func @tagged(%r: index) -> index {
+      %c128 = arith.constant {frontend.tag = "width"} 128 : index
+      // expected-remark @+1 {{inferred spec.param 'p0' of type 'index': 128, 64 in the traces (1 use)}}
+      %a = arith.muli %r, %c128 : index
+      return %a : index
+    }
+  }
+  module {
+    func.func @tagged(%r: index) -> index {
+      %c64 = arith.constant {frontend.tag = "width"} 64 : index
+      %a = arith.muli %r, %c64 : index
+      return %a : index
+    }
+  }
+}

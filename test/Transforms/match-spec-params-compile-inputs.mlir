@@ -231,3 +231,41 @@ module {
     } loc("other"("w.py":7:7))
   }
 }
+
+// -----
+
+// A discardable attribute on a constant (a leaf: compared per use, by value
+// and by its attributes): the template's parameter carries the attribute of
+// the constant it replaced.
+module {
+  module {
+    func.func @k(%r: index) -> index {
+      %w = spec.param "width" = 128 {frontend.tag = "width"} : index
+      %c1 = arith.constant 1 : index
+      %a = arith.muli %r, %w : index
+      // expected-error @+1 {{trace does not match the template: operand 1 (constant 1): the other trace has attribute 'frontend.tag'}}
+      %b = arith.addi %a, %c1 : index
+      return %b : index
+    }
+  }
+  module {
+    func.func @k(%r: index) -> index {
+      %c64 = arith.constant {frontend.tag = "width"} 64 : index
+      %c1 = arith.constant {frontend.tag = "tail"} 1 : index
+      %a = arith.muli %r, %c64 : index
+      // expected-note @+1 {{the trace here}}
+      %b = arith.addi %a, %c1 : index
+      return %b : index
+    }
+  }
+  // expected-remark @+1 {{matched: width = 32}}
+  module {
+    func.func @k(%r: index) -> index {
+      %c32 = arith.constant {frontend.tag = "width"} 32 : index
+      %c1 = arith.constant 1 : index
+      %a = arith.muli %r, %c32 : index
+      %b = arith.addi %a, %c1 : index
+      return %b : index
+    }
+  }
+}

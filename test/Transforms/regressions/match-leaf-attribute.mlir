@@ -1,15 +1,15 @@
-// A trace whose integer constants carry a discardable attribute matches a
-// template whose constants carry none: the aligner skips leaves (constants)
-// in its walk and compares only their values, per use, so the attributes of
-// a leaf are never compared; the trace is accepted ("matched: width = 8")
-// and served the template's code object. No lowering here reads such an
-// attribute (arith-to-llvm drops it), so the objects and outputs agree; but
-// the trace is not the template up to its values in the module the
-// pipeline sees. Found by fuzz/jit_differential.py (kind `leaf`; its lit
-// test runs with --known leaf until this is fixed).
-// XFAIL: *
+// A trace whose integer constants carry a discardable attribute matched a
+// template whose constants carry none: the aligner skipped leaves
+// (constants) in its walk and compared only their values, per use, so the
+// attributes of a leaf were never compared; the trace was accepted
+// ("matched: width = 8") and served the template's code object. No lowering
+// here reads such an attribute (arith-to-llvm drops it), but the trace is
+// not the template up to its values in the module the pipeline sees. Found
+// by fuzz/jit_differential.py (kind `leaf`). Two leaves facing each other
+// now have the same discardable attributes, and inference gives a parameter
+// those of the constant it replaces.
 // RUN: not fly-opt %s --match-spec-params -o /dev/null 2>&1 | FileCheck %s
-// CHECK: trace does not match the template
+// CHECK: trace does not match the template: operand 1 (spec.param 'width'): the other trace has attribute 'frontend.tag'
 
 module {
   module {
