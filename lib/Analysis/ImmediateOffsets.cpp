@@ -330,7 +330,7 @@ std::optional<ImmediateOffsetFold>
 mlir::flyhoist::findImmediateOffsetFold(ArrayRef<Value> roots, int64_t value) {
   // Only accesses compiled for one ROCDL chip have known immediate fields,
   // and a parameter's uses stay in its function: elsewhere nothing folds, and
-  // the walk below is not needed (bench/pass_cost.py's generators guard it).
+  // the walk below is not needed.
   if (llvm::none_of(roots, [](Value root) {
         Operation *def = root.getDefiningOp();
         return def && !getRocdlChip(def).empty();

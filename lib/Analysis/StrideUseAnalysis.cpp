@@ -19,6 +19,46 @@
 using namespace mlir;
 using namespace mlir::flyhoist;
 
+StringRef mlir::flyhoist::stringifyBlockReason(BlockReason reason) {
+  switch (reason) {
+  case BlockReason::LoopBound:
+    return "loop-bound";
+  case BlockReason::Comparison:
+    return "comparison";
+  case BlockReason::Clamp:
+    return "clamp";
+  case BlockReason::BranchCondition:
+    return "branch-condition";
+  case BlockReason::Division:
+    return "division";
+  case BlockReason::ShiftAmount:
+    return "shift-amount";
+  case BlockReason::Allocation:
+    return "allocation";
+  case BlockReason::StoredData:
+    return "stored-data";
+  case BlockReason::CallOperand:
+    return "call-operand";
+  case BlockReason::ReturnOperand:
+    return "return-operand";
+  case BlockReason::LaunchDimensions:
+    return "launch-dimensions";
+  case BlockReason::MaskOrPadding:
+    return "mask-or-padding";
+  case BlockReason::SizeReadBack:
+    return "size-read-back";
+  case BlockReason::UnknownOperation:
+    return "unknown-operation";
+  case BlockReason::UnknownOperand:
+    return "unknown-operand";
+  case BlockReason::MustBeImmediate:
+    return "must-be-immediate";
+  case BlockReason::VectorPosition:
+    return "vector-position";
+  }
+  llvm_unreachable("unknown BlockReason");
+}
+
 //===----------------------------------------------------------------------===//
 // The propagation
 //===----------------------------------------------------------------------===//
@@ -43,9 +83,6 @@ static unsigned normalizeFacet(Type type, unsigned facet) {
 static bool isBeforeInPreOrder(Operation *a, Operation *b) {
   if (a == b)
     return false;
-  // Not needed for the answer. With the last comparison kept (see
-  // countBlocking), skipping the walks up to the root saves about 17% of the
-  // pass on `bench/pass_cost.py --instructions --shapes shared-kept`.
   if (a->getBlock() == b->getBlock())
     return a->isBeforeInBlock(b);
   auto depthOf = [](Operation *op) {
@@ -121,9 +158,6 @@ struct mlir::flyhoist::ParamUseScratch::Storage {
   std::vector<std::pair<unsigned, unsigned>> stack;
   /// (root node, parameter).
   std::vector<std::pair<unsigned, unsigned>> seeds;
-  /// The model registered on each op name met (see Propagation::modelOf).
-  /// Emptied with the rest: a caller may attach models between two calls.
-  DenseMap<OperationName, StrideUseOpInterface::Concept *> models;
 
   /// Empties everything, keeping the memory.
   void clear() {
@@ -137,7 +171,6 @@ struct mlir::flyhoist::ParamUseScratch::Storage {
     propagated.clear();
     stack.clear();
     seeds.clear();
-    models.clear();
   }
 };
 
@@ -196,24 +229,14 @@ public:
     s.propagated.assign(size_t(numNodes) * words, 0);
     for (auto [node, param] : s.seeds)
       s.reached[node * words + param / 64] |= uint64_t(1) << (param % 64);
-    // A kernel with at most 64 parameters, nearly every one, has one word
-    // per set: its loops over the words compile away. With the facet-0 skip
-    // in nodeOf, about 6% of the pass on `bench/pass_cost.py --instructions
-    // --shapes independent`.
-    if (words == 1)
-      sweep<1>();
-    else
-      sweep<0>();
+    sweep();
     return std::move(summaries);
   }
 
 private:
   /// The number of `node`, a new one if it has none.
   unsigned nodeOf(Node node) {
-    // Every type has facet 0, the most frequent by far: only another facet
-    // needs the value's type.
-    if (node.second != kValueFacet)
-      node.second = normalizeFacet(node.first.getType(), node.second);
+    node.second = normalizeFacet(node.first.getType(), node.second);
     auto [it, inserted] = s.nodeNumbers.try_emplace(node, s.nodes.size());
     if (inserted)
       s.nodes.push_back({node.first, node.second, 0, kNotExpanded});
@@ -227,8 +250,8 @@ private:
     unsigned facet = s.nodes[node].facet;
     unsigned first = s.edges.size();
     for (OpOperand &use : value.getUses()) {
-      UseVerdict verdict =
-          classifyUseWithModel(use, facet, rules, modelOf(use.getOwner()));
+      UseVerdict verdict = classifyUseWithModel(
+          use, facet, rules, dyn_cast<StrideUseOpInterface>(use.getOwner()));
       UseEdge edge{&use, verdict.kind, verdict.reason,
                    static_cast<unsigned>(s.targets.size()),
                    static_cast<unsigned>(verdict.forwardedTo.size())};
@@ -240,20 +263,6 @@ private:
     }
     s.nodes[node].edgeBegin = first;
     s.nodes[node].numEdges = s.edges.size() - first;
-  }
-
-  /// The StrideUseOpInterface of `op`. A dyn_cast searches the op's
-  /// interface map twice per use; looking the model registered on an op name
-  /// up once per name saves about 13% of the pass on `bench/pass_cost.py
-  /// --instructions --shapes independent`. Ops whose model, if any, comes
-  /// from their dialect are asked as MLIR asks them.
-  StrideUseOpInterface modelOf(Operation *op) {
-    auto [it, inserted] = s.models.try_emplace(op->getName(), nullptr);
-    if (inserted)
-      it->second = op->getName().getInterface<StrideUseOpInterface>();
-    if (it->second)
-      return StrideUseOpInterface(op, it->second);
-    return dyn_cast<StrideUseOpInterface>(op);
   }
 
   /// The targets of all of `node`'s edges, one run of `targets`.
@@ -298,17 +307,15 @@ private:
 
   /// Passes the parameter sets along, sweeping the nodes in reverse
   /// post-order; a back edge that brings new parameters to an earlier node
-  /// starts another sweep there. `Words` is the number of 64-bit words per
-  /// set, or 0 for `words`.
-  template <unsigned Words> void sweep() {
-    const unsigned n = Words ? Words : words;
+  /// starts another sweep there.
+  void sweep() {
     unsigned numNodes = s.nodes.size();
-    SmallVector<uint64_t, 4> delta(n);
+    SmallVector<uint64_t, 4> delta(words);
     for (unsigned start = 0; start < numNodes;) {
       unsigned restart = numNodes;
       for (unsigned position = start; position < numNodes; ++position) {
         unsigned node = s.postOrder[position];
-        if (!takeNewParams<Words>(node, delta))
+        if (!takeNewParams(node, delta))
           continue;
         const ParamUseScratch::Storage::NodeInfo &info = s.nodes[node];
         for (unsigned e = info.edgeBegin; e < info.edgeBegin + info.numEdges;
@@ -317,7 +324,7 @@ private:
           const UseEdge &edge = s.edges[e];
           for (unsigned target :
                ArrayRef(s.targets).slice(edge.firstTarget, edge.numTargets))
-            if (passOn<Words>(target, delta) && s.rpoIndex[target] < position)
+            if (passOn(target, delta) && s.rpoIndex[target] < position)
               restart = std::min(restart, s.rpoIndex[target]);
         }
       }
@@ -327,9 +334,8 @@ private:
 
   /// Sets `delta` to the parameters that reached `node` and were not passed
   /// on yet, and marks them passed on; whether there are any.
-  template <unsigned Words>
   bool takeNewParams(unsigned node, MutableArrayRef<uint64_t> delta) {
-    const unsigned n = Words ? Words : words;
+    const unsigned n = words;
     bool any = false;
     for (unsigned w = 0; w < n; ++w) {
       delta[w] = s.reached[node * n + w] & ~s.propagated[node * n + w];
@@ -340,9 +346,8 @@ private:
   }
 
   /// Adds `bits` to the parameters reaching `node`; whether it grew.
-  template <unsigned Words>
   bool passOn(unsigned node, ArrayRef<uint64_t> bits) {
-    const unsigned n = Words ? Words : words;
+    const unsigned n = words;
     bool grew = false;
     for (unsigned w = 0; w < n; ++w) {
       uint64_t added = bits[w] & ~s.reached[node * n + w];
@@ -372,20 +377,11 @@ private:
   /// a parameter's first blocking use if it comes first in the IR.
   void countBlocking(const UseEdge &edge, ArrayRef<uint64_t> params) {
     Operation *user = edge.use->getOwner();
-    // Parameters that flow together mostly have the same first blocking use
-    // so far: the last comparison is kept (see isBeforeInPreOrder for what
-    // it saves on `bench/pass_cost.py --instructions --shapes shared-kept`).
-    Operation *compared = nullptr;
-    bool isBefore = false;
     forEachParam(params, [&](unsigned param) {
       ParamUseSummary &summary = summaries[param];
       ++summary.numBlockingUses;
-      if (summary.firstBlockingUse &&
-          summary.firstBlockingUse->user != compared) {
-        compared = summary.firstBlockingUse->user;
-        isBefore = isBeforeInPreOrder(user, compared);
-      }
-      if (!summary.firstBlockingUse || isBefore)
+      if (!summary.firstBlockingUse ||
+          isBeforeInPreOrder(user, summary.firstBlockingUse->user))
         summary.firstBlockingUse =
             BlockingUse{user, edge.reason, edge.use->getOperandNumber()};
     });

@@ -69,9 +69,6 @@ UseVerdict UseVerdict::passThrough(Value value, unsigned facet) {
 }
 
 UseVerdict UseVerdict::passThroughResults(Operation *op, unsigned facet) {
-  // Read from the op, not through a ValueRange, whose elements are each an
-  // out-of-line call: about 6% of the pass on `bench/pass_cost.py
-  // --instructions --shapes independent`.
   UseVerdict verdict;
   verdict.kind = Kind::PassThrough;
   for (unsigned i = 0, e = op->getNumResults(); i < e; ++i)

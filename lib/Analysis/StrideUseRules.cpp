@@ -131,9 +131,7 @@ StrideUseRules::parse(ArrayRef<std::string> addressOperands,
 
 std::optional<UseVerdict> StrideUseRules::classify(OpOperand &use,
                                                    unsigned facet) const {
-  // Most runs name no operation: not hashing every use's op name then saves
-  // about 9% of the pass on `bench/pass_cost.py --instructions --shapes
-  // independent`.
+  // Most runs name no operation.
   if (rules.empty())
     return std::nullopt;
   Operation *op = use.getOwner();

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FLYHOIST_TRANSFORMS_ARGUMENTENCODING_H
-#define FLYHOIST_TRANSFORMS_ARGUMENTENCODING_H
+#ifndef FLYHOIST_LIB_TRANSFORMS_ARGUMENTENCODING_H
+#define FLYHOIST_LIB_TRANSFORMS_ARGUMENTENCODING_H
 
 #include "flyhoist/Transforms/HoistOptions.h"
 #include "mlir/IR/Builders.h"
@@ -54,4 +54,4 @@ Value encodeAtSite(OpBuilder &builder, Location loc, Value value,
 
 } // namespace mlir::flyhoist
 
-#endif // FLYHOIST_TRANSFORMS_ARGUMENTENCODING_H
+#endif // FLYHOIST_LIB_TRANSFORMS_ARGUMENTENCODING_H

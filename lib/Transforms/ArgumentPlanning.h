@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FLYHOIST_TRANSFORMS_ARGUMENTPLANNING_H
-#define FLYHOIST_TRANSFORMS_ARGUMENTPLANNING_H
+#ifndef FLYHOIST_LIB_TRANSFORMS_ARGUMENTPLANNING_H
+#define FLYHOIST_LIB_TRANSFORMS_ARGUMENTPLANNING_H
 
 #include "HoistPlanning.h"
 
@@ -29,4 +29,4 @@ void planArguments(std::vector<KernelPlan> &plans, const HoistOptions &options);
 
 } // namespace mlir::flyhoist
 
-#endif // FLYHOIST_TRANSFORMS_ARGUMENTPLANNING_H
+#endif // FLYHOIST_LIB_TRANSFORMS_ARGUMENTPLANNING_H

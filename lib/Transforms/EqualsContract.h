@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FLYHOIST_TRANSFORMS_EQUALSCONTRACT_H
-#define FLYHOIST_TRANSFORMS_EQUALSCONTRACT_H
+#ifndef FLYHOIST_LIB_TRANSFORMS_EQUALSCONTRACT_H
+#define FLYHOIST_LIB_TRANSFORMS_EQUALSCONTRACT_H
 
 #include "KernelDiscovery.h"
 
@@ -60,4 +60,4 @@ SmallVector<Attribute> equalsContracts(ArrayRef<spec::ParamOp> params,
 
 } // namespace mlir::flyhoist
 
-#endif // FLYHOIST_TRANSFORMS_EQUALSCONTRACT_H
+#endif // FLYHOIST_LIB_TRANSFORMS_EQUALSCONTRACT_H

@@ -6,11 +6,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FLYHOIST_TRANSFORMS_HOISTPLANNING_H
-#define FLYHOIST_TRANSFORMS_HOISTPLANNING_H
+#ifndef FLYHOIST_LIB_TRANSFORMS_HOISTPLANNING_H
+#define FLYHOIST_LIB_TRANSFORMS_HOISTPLANNING_H
 
 #include "ArgumentEncoding.h"
-#include "HoistRemarks.h"
 #include "KernelDiscovery.h"
 #include "flyhoist/Analysis/StrideUseAnalysis.h"
 #include "flyhoist/Transforms/HoistOptions.h"
@@ -148,4 +147,4 @@ private:
 
 } // namespace mlir::flyhoist
 
-#endif // FLYHOIST_TRANSFORMS_HOISTPLANNING_H
+#endif // FLYHOIST_LIB_TRANSFORMS_HOISTPLANNING_H

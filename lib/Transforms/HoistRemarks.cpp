@@ -10,20 +10,6 @@
 using namespace mlir;
 using namespace mlir::flyhoist;
 
-spec::KeepReasonInfo mlir::flyhoist::keepReasonOf(const BlockingUse &use) {
-  spec::KeepReasonInfo why;
-  why.reason = use.reason;
-  // Only the wording of unknown operations and operands names the operation,
-  // and only that of unclassified operands the position: other reasons leave
-  // them out so that one reason is one record entry.
-  if (use.reason == BlockReason::UnknownOperation ||
-      use.reason == BlockReason::UnknownOperand)
-    why.op = use.user->getName().getIdentifier();
-  if (use.reason == BlockReason::UnknownOperand)
-    why.operand = use.operandNumber;
-  return why;
-}
-
 /// One remark per parameter per kernel or device function: hoisted where,
 /// or kept and why. At the first `spec.param` of the name, or at the
 /// function for a name it only passes on.

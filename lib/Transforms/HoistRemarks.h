@@ -1,14 +1,13 @@
 //===- HoistRemarks.h - How hoisting decisions are worded -------*- C++ -*-===//
 //
-// The analysis returns neutral reason codes; this is where they become the
-// typed reasons of the hoist record (worded by spec::describeKeepReason).
+// The remarks of hoist-stride-specialization: each decision of the plan, in
+// words (a kept parameter's reason worded by spec::describeKeepReason), for
+// the `remarks` option and for MLIR's remark engine.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FLYHOIST_TRANSFORMS_HOISTREMARKS_H
-#define FLYHOIST_TRANSFORMS_HOISTREMARKS_H
-
-#include "flyhoist/Analysis/StrideUseAnalysis.h"
+#ifndef FLYHOIST_LIB_TRANSFORMS_HOISTREMARKS_H
+#define FLYHOIST_LIB_TRANSFORMS_HOISTREMARKS_H
 
 #include "flyhoist/Dialect/Spec/SpecDialect.h"
 
@@ -18,10 +17,6 @@
 #include <string>
 
 namespace mlir::flyhoist {
-
-/// The typed reason (with the details its wording names) of blocking use
-/// `use`: what the hoist record keeps.
-spec::KeepReasonInfo keepReasonOf(const BlockingUse &use);
 
 struct KernelPlan;
 struct ParamPlan;
@@ -41,4 +36,4 @@ void remarkOnDeviceConstant(spec::ParamOp param);
 
 } // namespace mlir::flyhoist
 
-#endif // FLYHOIST_TRANSFORMS_HOISTREMARKS_H
+#endif // FLYHOIST_LIB_TRANSFORMS_HOISTREMARKS_H

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FLYHOIST_TRANSFORMS_HOISTREWRITE_H
-#define FLYHOIST_TRANSFORMS_HOISTREWRITE_H
+#ifndef FLYHOIST_LIB_TRANSFORMS_HOISTREWRITE_H
+#define FLYHOIST_LIB_TRANSFORMS_HOISTREWRITE_H
 
 #include "HoistPlanning.h"
 #include "LaunchPlan.h"
@@ -49,4 +49,4 @@ private:
 
 } // namespace mlir::flyhoist
 
-#endif // FLYHOIST_TRANSFORMS_HOISTREWRITE_H
+#endif // FLYHOIST_LIB_TRANSFORMS_HOISTREWRITE_H

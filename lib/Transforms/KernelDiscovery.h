@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FLYHOIST_TRANSFORMS_KERNELDISCOVERY_H
-#define FLYHOIST_TRANSFORMS_KERNELDISCOVERY_H
+#ifndef FLYHOIST_LIB_TRANSFORMS_KERNELDISCOVERY_H
+#define FLYHOIST_LIB_TRANSFORMS_KERNELDISCOVERY_H
 
 #include "flyhoist/Dialect/Spec/SpecDialect.h"
 
@@ -124,4 +124,4 @@ FailureOr<DiscoveredModule> discoverKernels(ModuleOp module);
 
 } // namespace mlir::flyhoist
 
-#endif // FLYHOIST_TRANSFORMS_KERNELDISCOVERY_H
+#endif // FLYHOIST_LIB_TRANSFORMS_KERNELDISCOVERY_H

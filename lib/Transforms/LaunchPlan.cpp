@@ -89,14 +89,27 @@ void LaunchPlanner::findReplacedParams(LaunchPlan &result) {
   }
 }
 
-PassedValue LaunchPlanner::valueAt(Operation *site, StringAttr name, Type type,
-                                   Type siteType, int64_t value) {
+LaunchPlanner::SiteFacts LaunchPlanner::factsOf(Operation *site) const {
+  SiteFacts facts;
+  facts.site = site;
+  facts.caller = callerOf(site);
+  facts.llvmCodeSite = isLLVMCodeSite(site);
+  // Only launch sites of planned functions are at or after the first of
+  // their block; a host call that hoist-into-host extended may come before
+  // it, where a constant placed there would not dominate it.
+  if (plannedSites.contains(site))
+    facts.firstInBlock = firstSiteInBlock.lookup(site->getBlock());
+  return facts;
+}
+
+PassedValue LaunchPlanner::valueAt(const SiteFacts &facts, StringAttr name,
+                                   Type type, Type siteType, int64_t value) {
   PassedValue passed;
   passed.name = name;
   passed.value = value;
   passed.siteType = siteType;
-  if (FunctionOpInterface caller = callerOf(site)) {
-    auto it = held.find(key(caller, name, type));
+  if (facts.caller) {
+    auto it = held.find(key(facts.caller, name, type));
     if (it != held.end()) {
       passed.source = it->second.source;
       passed.plan = it->second.plan;
@@ -108,28 +121,23 @@ PassedValue LaunchPlanner::valueAt(Operation *site, StringAttr name, Type type,
   // One constant per block, type, value and dialect, before the block's
   // first launch site, shared by all its launch sites (a module launching
   // thousands of kernels from one function would otherwise get thousands
-  // of copies for cse to fold). Other calls (a host call that
-  // hoist-into-host extended, which may come before that first launch site)
-  // get their own.
+  // of copies for cse to fold). Other calls get their own.
   passed.source = PassedValue::Source::Constant;
-  Operation *first = plannedSites.contains(site)
-                         ? firstSiteInBlock.lookup(site->getBlock())
-                         : nullptr;
-  if (!first) {
+  if (!facts.firstInBlock) {
     passed.constant = numConstants++;
     passed.createsConstant = true;
-    passed.placedBefore = site;
+    passed.placedBefore = facts.site;
     return passed;
   }
   auto [it, inserted] = sharedConstants.try_emplace(
-      {site->getBlock(), siteType.getAsOpaquePointer(), value,
-       static_cast<unsigned>(createsLLVMCode(site, siteType))},
+      {facts.site->getBlock(), siteType.getAsOpaquePointer(), value,
+       static_cast<unsigned>(createsLLVMCode(facts.llvmCodeSite, siteType))},
       numConstants);
   passed.constant = it->second;
   if (inserted) {
     ++numConstants;
     passed.createsConstant = true;
-    passed.placedBefore = first;
+    passed.placedBefore = facts.firstInBlock;
   }
   return passed;
 }
@@ -185,9 +193,10 @@ LaunchPlan LaunchPlanner::plan(MutableArrayRef<KernelPlan> plans) {
       for (const SymbolUse &use : uses->second) {
         SitePlan &site = result.sites.emplace_back();
         site.site = use.user;
+        SiteFacts facts = factsOf(use.user);
         for (unsigned index : arguments) {
           const HostArgument &argument = result.hostArguments[index];
-          site.values.push_back(valueAt(use.user, argument.name, argument.type,
+          site.values.push_back(valueAt(facts, argument.name, argument.type,
                                         argument.carrierType, argument.value));
         }
       }
@@ -197,10 +206,11 @@ LaunchPlan LaunchPlanner::plan(MutableArrayRef<KernelPlan> plans) {
   for (const KernelPlan &plan : plans)
     for (Operation *site : plan.kernel->launchSites) {
       SitePlan sitePlan{site, {}};
+      SiteFacts facts = factsOf(site);
       for (const ParamPlan &param : plan.params) {
         if (!param.argumentIndex)
           continue;
-        sitePlan.values.push_back(valueAt(site, param.name, param.type,
+        sitePlan.values.push_back(valueAt(facts, param.name, param.type,
                                           param.carrierType, param.value));
         sitePlan.values.back().encoding = param.encoding;
       }

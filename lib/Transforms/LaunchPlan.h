@@ -126,11 +126,26 @@ private:
     unsigned plan = 0, param = 0, hostArgument = 0;
   };
 
+  /// What valueAt needs to know of a launch site, whatever the name.
+  struct SiteFacts {
+    Operation *site = nullptr;
+    /// The function whose arguments the site can use: the function it is
+    /// in, unless a region isolated from above lies between them.
+    FunctionOpInterface caller;
+    /// Whether constants of LLVM types passed there are
+    /// `llvm.mlir.constant` (isLLVMCodeSite).
+    bool llvmCodeSite = false;
+    /// The first launch site of a planned function in its block; null when
+    /// the site is not one.
+    Operation *firstInBlock = nullptr;
+  };
+
   bool canTakeHostArgument(FunctionOpInterface function) const;
+  SiteFacts factsOf(Operation *site) const;
   void planHostArgument(LaunchPlan &result, Operation *site, StringAttr name,
                         Type type, int64_t value);
   void findReplacedParams(LaunchPlan &result);
-  PassedValue valueAt(Operation *site, StringAttr name, Type type,
+  PassedValue valueAt(const SiteFacts &facts, StringAttr name, Type type,
                       Type siteType, int64_t value);
   void recordHostArguments(MutableArrayRef<KernelPlan> plans,
                            const LaunchPlan &result);

@@ -101,11 +101,57 @@ keptBefore(Operation *function) {
   return kept;
 }
 
-/// Makes `param` kept because of `use`.
-static void keepFor(ParamPlan &param, const BlockingUse &use) {
+/// The record's reason for the analysis' `reason` (the same case: the
+/// analysis keeps its own vocabulary, as upstream analyses do).
+static spec::KeepReason keepReasonFor(BlockReason reason) {
+  switch (reason) {
+#define FLYHOIST_SAME_REASON(Name)                                             \
+  case BlockReason::Name:                                                      \
+    return spec::KeepReason::Name;
+    FLYHOIST_SAME_REASON(LoopBound)
+    FLYHOIST_SAME_REASON(Comparison)
+    FLYHOIST_SAME_REASON(Clamp)
+    FLYHOIST_SAME_REASON(BranchCondition)
+    FLYHOIST_SAME_REASON(Division)
+    FLYHOIST_SAME_REASON(ShiftAmount)
+    FLYHOIST_SAME_REASON(Allocation)
+    FLYHOIST_SAME_REASON(StoredData)
+    FLYHOIST_SAME_REASON(CallOperand)
+    FLYHOIST_SAME_REASON(ReturnOperand)
+    FLYHOIST_SAME_REASON(LaunchDimensions)
+    FLYHOIST_SAME_REASON(MaskOrPadding)
+    FLYHOIST_SAME_REASON(SizeReadBack)
+    FLYHOIST_SAME_REASON(UnknownOperation)
+    FLYHOIST_SAME_REASON(UnknownOperand)
+    FLYHOIST_SAME_REASON(MustBeImmediate)
+    FLYHOIST_SAME_REASON(VectorPosition)
+#undef FLYHOIST_SAME_REASON
+  }
+  llvm_unreachable("unknown BlockReason");
+}
+
+/// The typed reason (with the details its wording names) of blocking use
+/// `use`: what the hoist record keeps. Only the wording of unknown
+/// operations and operands names the operation, and only that of
+/// unclassified operands the position: other reasons leave them out so that
+/// one reason is one record entry.
+static spec::KeepReasonInfo keepReasonOf(const BlockingUse &use) {
+  spec::KeepReasonInfo why;
+  why.reason = keepReasonFor(use.reason);
+  if (use.reason == BlockReason::UnknownOperation ||
+      use.reason == BlockReason::UnknownOperand)
+    why.op = use.user->getName().getIdentifier();
+  if (use.reason == BlockReason::UnknownOperand)
+    why.operand = use.operandNumber;
+  return why;
+}
+
+/// Makes `param` kept for `why`, because of the use by `user`.
+static void keepFor(ParamPlan &param, Operation *user,
+                    const spec::KeepReasonInfo &why) {
   param.decision = ParamPlan::Decision::Keep;
-  param.reason = keepReasonOf(use);
-  param.blockingLoc = use.user->getLoc();
+  param.reason = why;
+  param.blockingLoc = user->getLoc();
 }
 
 void mlir::flyhoist::planOwnParams(const DiscoveredKernel &kernel,
@@ -139,13 +185,15 @@ void mlir::flyhoist::planOwnParams(const DiscoveredKernel &kernel,
     } else if (!anyUse) {
       param.decision = ParamPlan::Decision::Unused;
     } else if (!summary.isAddressOnly()) {
-      keepFor(param, *summary.firstBlockingUse);
+      keepFor(param, summary.firstBlockingUse->user,
+              keepReasonOf(*summary.firstBlockingUse));
     } else if (std::optional<ImmediateOffsetFold> fold =
                    hoistImmediateOffsets
                        ? std::nullopt
                        : findImmediateOffsetFold(values, param.value)) {
-      keepFor(param, {fold->access, BlockReason::ImmediateOffset,
-                      fold->operandNumber});
+      spec::KeepReasonInfo why;
+      why.reason = spec::KeepReason::ImmediateOffset;
+      keepFor(param, fold->access, why);
     } else {
       param.decision = ParamPlan::Decision::Hoist;
     }

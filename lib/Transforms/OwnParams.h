@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef FLYHOIST_TRANSFORMS_OWNPARAMS_H
-#define FLYHOIST_TRANSFORMS_OWNPARAMS_H
+#ifndef FLYHOIST_LIB_TRANSFORMS_OWNPARAMS_H
+#define FLYHOIST_LIB_TRANSFORMS_OWNPARAMS_H
 
 #include "HoistPlanning.h"
 
@@ -38,4 +38,4 @@ void planOwnParams(const DiscoveredKernel &kernel, const StrideUseRules &rules,
 
 } // namespace mlir::flyhoist
 
-#endif // FLYHOIST_TRANSFORMS_OWNPARAMS_H
+#endif // FLYHOIST_LIB_TRANSFORMS_OWNPARAMS_H

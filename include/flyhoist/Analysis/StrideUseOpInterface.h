@@ -16,6 +16,7 @@
 #ifndef FLYHOIST_ANALYSIS_STRIDEUSEOPINTERFACE_H
 #define FLYHOIST_ANALYSIS_STRIDEUSEOPINTERFACE_H
 
+#include "flyhoist/Analysis/BlockReason.h"
 #include "flyhoist/Dialect/Spec/SpecDialect.h"
 
 #include "mlir/IR/OpDefinition.h"
@@ -77,17 +78,6 @@ LeafRange getLeafRange(Type aggregate, ArrayRef<int64_t> position);
 //===----------------------------------------------------------------------===//
 // Verdicts on uses
 //===----------------------------------------------------------------------===//
-
-/// Why a use needs a parameter as a constant: the use-level cases of the
-/// spec dialect's KeepReason (SpecOps.td, which also has the reasons a
-/// function cannot take an argument); spec::describeKeepReason words them.
-using BlockReason = spec::KeepReason;
-
-/// A stable identifier of `reason` ("loop-bound", "size-read-back", ...), for
-/// tests and tools; not meant as user-facing text.
-inline llvm::StringRef stringifyBlockReason(BlockReason reason) {
-  return spec::stringifyKeepReason(reason);
-}
 
 /// How one use (of one facet) of a parameter-derived value counts.
 struct UseVerdict {

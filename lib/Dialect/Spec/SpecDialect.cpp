@@ -102,14 +102,6 @@ LogicalResult HoistedParamAttr::verify(
   return success();
 }
 
-std::optional<int64_t> HoistedParamAttr::getDivisor() const {
-  if (ArrayAttr facts = getPreconditions())
-    for (Attribute fact : facts)
-      if (auto divisible = dyn_cast<DivisibleByAttr>(fact))
-        return divisible.getDivisor();
-  return std::nullopt;
-}
-
 LogicalResult
 DivisibleByAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                         int64_t divisor) {

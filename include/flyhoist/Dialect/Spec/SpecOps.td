@@ -191,8 +191,7 @@ def Spec_HoistedParamAttr : Spec_Attr<"HoistedParam", "hoisted"> {
     own type). `preconditions` is what the launcher must guarantee, as
     `#spec.divisible_by`, `#spec.range`, `#spec.equals`,
     `#spec.equals_parameter`, `#spec.equals_constant` and
-    `#spec.equals_unverifiable` attributes (docs/MANIFEST.md); the divisor the
-    kernel assumes is the `#spec.divisible_by` one. `host_argument` is the
+    `#spec.equals_unverifiable` attributes (docs/MANIFEST.md). `host_argument` is the
     new argument of the launching host function, with hoist-into-host.
     Never the value.
   }];
@@ -205,11 +204,6 @@ def Spec_HoistedParamAttr : Spec_Attr<"HoistedParam", "hoisted"> {
     OptionalParameter<"std::optional<int64_t>">:$host_argument);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
-  let extraClassDeclaration = [{
-    /// The power of two the kernel assumes divides the value (its
-    /// `#spec.divisible_by` precondition), if any.
-    std::optional<int64_t> getDivisor() const;
-  }];
 }
 
 def Spec_KeptParamAttr : Spec_Attr<"KeptParam", "kept"> {
