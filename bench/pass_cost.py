@@ -1,290 +1,47 @@
 #!/usr/bin/env python3
-"""Cost of hoist-stride-specialization against cse, on generated modules.
+"""Pass cost: instructions of hoist-stride-specialization against one cse
+run on the same module, on the generated modules of bench/pass_shapes.py.
 
-Generates modules from about 1k to 1M operations: many gpu.func kernels in
-one gpu.module, plus a host function that launches every kernel. Kernel
-shapes (--shapes):
-  independent  each of --params strides feeds its own --chain-long address
-               chain into a load; one kept parameter (a comparison);
-  shared       the --params parameters enter one address chain at its top
-               and share its --chain ops (the case where walking each
-               parameter's uses separately multiplies the work);
-  shared-kept  as shared, and the chain also feeds a comparison at every
-               step: every parameter is kept, with --chain blocking uses;
-  many         --params x 8 parameters, pairs of them joining one shared
-               chain after another (deep and wide at once).
-Both passes are timed on the same input module, each in its own fly-opt
-process right after parsing (the default, --protocol same-input):
-  fly-opt --pass-pipeline='builtin.module(hoist-stride-specialization{remarks=false})'
-  fly-opt --pass-pipeline='builtin.module(cse)'
-each with --verify-each=false -mlir-timing -mlir-timing-display=list; the
-fastest of --repeat runs of each is reported. "One cse run" is cse on the
-module the hoisting pass is given: the same operations, and the same state
-of the process (memory, caches) after parsing.
+Counts, not time: callgrind counts the instructions inside the pass manager
+(`--toggle-collect`), so no load on the machine changes them and they compare
+across runs and machines. Each pass runs in one callgrind process over every
+case (the modules in one file split by `// -----`, callgrind dumping its
+counts after each pass-manager run), after a one-kernel module that loads the
+code and binds the symbols both passes call, whose counts are dropped.
 
---protocol after-hoist is the earlier comparison: one process running
-  hoist-stride-specialization{remarks=false},cse
-which times cse on the hoisted module, a different (smaller) one: hoisting
-erases every spec.param, which on the `many` generator is 40% of the
-operations, and cse then runs in memory the first pass left warm.
+The figure is hoist/cse per shape and size: what the pass costs a pipeline
+that already runs cse, which no user notices below a few cse runs. With
+--check, a ratio over --limit (1.5 unless given) on any case is a
+regression: the cases over it are printed and the exit status is 1. With
+--baseline FLY_OPT, the same cases are counted for that build too, in the
+same run, and its ratio is printed beside (the "before" of a change).
 
-The verifier is off by default: MLIR times the verifier run after a pass as
-part of that pass, and runs it only when the pass changed the IR, so with it
-on each pass is charged a whole-module verification or not depending on
-whether it found anything to do (the hoisting pass always does; cse does when
-it finds something to fold). --verify-each puts it back.
+The suite does not run this (it takes minutes of CPU); run it on a change
+that touches the analysis, planning or the rewrite, and record the figure in
+bench/RESULTS.md. Needs valgrind (scripts/setup.sh installs it).
 
---warm times each pass in a process that has run it once already on the
-same module (the file holds the module twice, split by `// -----`, and the
-second part's times are reported), as in a frontend that compiles kernel
-after kernel: without it, a small module's time includes what the first run
-of a pass in a process costs (the pages of its code and of the MLIR code it
-calls touched for the first time, lazy symbol binding).
+  bench/pass_cost.py [--sizes 1000,10000] [--shapes independent,...]
+                     [--params 8] [--chain 32] [--baseline FLY_OPT]
+                     [--check [--limit 1.5]] [--fly-opt FLY_OPT]
 
---primed times each pass in a process that has first run it on a module
-of one kernel of the same shape: the code of the pass, and of the MLIR it
-calls, is loaded and its symbols bound, but the memory this module's run
-needs is not yet part of the process. Of the three, cold - primed is what
-loading the code costs, and primed - warm what the first touch of the
-memory the run needs costs (the IR the rewrite creates, its scratch). The
-header gives the cost of that first touch on this machine (a page fault,
-first write to a fresh anonymous page): a virtual machine can charge ten
-times what bare metal does.
-
---no-threading runs fly-opt with --mlir-disable-threading, as a frontend
-whose context has threading off: MLIR's uniquer then takes no locks and
-keeps no thread-local caches, which changes what a new attribute costs.
-
---instructions counts instructions instead (valgrind's callgrind, collecting
-only inside the pass manager, one process per pass as above, or the split
-of the one process with --protocol after-hoist): no load on the machine
-changes these, so they are the figures to compare across runs and machines.
-Slow (about 50x): use sizes up to 100k.
-
---max-ratio LIMIT is the regression check the test suite runs
-(test/Bench/pass-cost.test): instructions as with --instructions, but every
-case runs in one callgrind process per pass (all modules in one file split
-by `// -----`, after a one-kernel module of the same kind that loads the
-code and binds the symbols both passes call, and whose counts are dropped;
-callgrind dumps its counts after each pass-manager run), and the exit
-status is 1 when hoist/cse exceeds LIMIT on any case. LIMIT is one number or
-SHAPE=N,... per shape. Counts, not time: no load on the machine changes them.
-
---heap traces the heap instead (heaptrack, one process per pass as above):
-the bytes allocated inside the pass manager, the most of them live at once
-(what the pass needs of memory the process has not touched yet: divided by
-the page size, about its first run's page faults), and, for the hoisting
-pass, what was live at that peak, by the two calls below
-hoistStrideSpecialization() that made it. Needs heaptrack and zstd.
-
---faults counts page faults instead: each pass runs in its own fresh
-process of flyhoist-pass-faults (bench/pass_faults.cpp, built next to
-fly-opt), which reads the process's minor page faults right before and right
-after the pass (getrusage), and times it the same way; the fewest faults and
-the fastest time of --repeat runs are reported. The faults are the pages the
-pass touches that the process did not have: heap it grows into, and code of
-the pass and of the MLIR it calls.
-
-  bench/pass_cost.py [--sizes 1000,10000,100000,1000000] [--params 8] [--chain 32]
-                     [--shapes independent,shared,shared-kept,many]
-                     [--protocol same-input|after-hoist]
-                     [--verify-each] [--warm | --primed] [--no-threading]
-                     [--instructions | --heap | --faults | --max-ratio LIMIT]
+bench/pass_profile.py measures the rest (wall time, heap, page faults).
 """
 
 import argparse
-import collections
-import mmap
 import os
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 import common
+from pass_shapes import HOIST, SHAPES, module_text
 
-PAGE = mmap.PAGESIZE
-
-
-def kernel_text(k, params, chain, shape='independent'):
-    """One kernel of `shape` (see the module docstring)."""
-    if shape != 'independent':
-        return shared_kernel_text(k, params, chain, shape)
-    return independent_kernel_text(k, params, chain)
+ADAPTOR = 'mlir::detail::OpToOpPassAdaptor::run(*'
 
 
-def shared_kernel_text(k, params, chain, shape):
-    """Parameters entering shared address chains: `shared` and `shared-kept`
-    have `params` parameters at the top of one `chain`-long chain; `many` has
-    8x as many, joining the chain two at a time along its length."""
-    count = params * 8 if shape == 'many' else params
-    lines = [f'    gpu.func @k{k}(%buf: memref<?xf32>, %out: memref<?xf32>) kernel {{',
-             '      %tid = gpu.thread_id x',
-             '      %bid = gpu.block_id x']
-    for i in range(count):
-        lines.append(f'      %p{i} = spec.param "p{i}" = {17 + i} : index')
-    prev = '%bid'
-    entering = list(range(count))
-    if shape != 'many':
-        # All parameters at the top of the chain.
-        for i in entering:
-            lines.append(f'      %top{i} = arith.muli {prev}, %p{i} : index')
-            prev = f'%top{i}'
-        entering = []
-    for s in range(chain):
-        name = f'%c{s}'
-        if entering and s % 2 == 0:
-            lines.append(f'      {name} = arith.muli {prev}, %p{entering.pop(0)} : index')
-        elif s % 2 == 0:
-            lines.append(f'      {name} = arith.muli {prev}, %tid : index')
-        else:
-            lines.append(f'      {name} = arith.addi {prev}, %tid : index')
-        if shape == 'shared-kept':
-            lines.append(f'      %k{s} = arith.cmpi ult, {name}, %tid : index')
-        prev = name
-    for i in entering:  # left over when the chain is short
-        lines.append(f'      %late{i} = arith.addi {prev}, %p{i} : index')
-        prev = f'%late{i}'
-    lines.append(f'      %v = memref.load %buf[{prev}] : memref<?xf32>')
-    lines.append('      memref.store %v, %out[%tid] : memref<?xf32>')
-    lines.append('      gpu.return')
-    lines.append('    }')
-    return lines
-
-
-def independent_kernel_text(k, params, chain):
-    """One kernel: `params` hoistable strides, each through a `chain`-long
-    address computation, and one kept parameter (a comparison)."""
-    lines = []
-    args = ', '.join(f'%buf{i}: memref<?xf32>' for i in range(params))
-    lines.append(f'    gpu.func @k{k}({args}, %out: memref<?xf32>) kernel {{')
-    lines.append('      %tid = gpu.thread_id x')
-    lines.append('      %bid = gpu.block_id x')
-    lines.append('      %zero = arith.constant 0.0 : f32')
-    lines.append(f'      %limit = spec.param "limit" = 4096 : index')
-    acc = '%zero'
-    for i in range(params):
-        lines.append(f'      %p{i} = spec.param "stride{i}" = {17 + i} : index')
-        prev = '%bid'
-        for s in range(chain):
-            name = f'%a{i}_{s}'
-            if s % 2 == 0:
-                lines.append(f'      {name} = arith.muli {prev}, %p{i} : index')
-            else:
-                lines.append(f'      {name} = arith.addi {prev}, %tid : index')
-            prev = name
-        lines.append(f'      %v{i} = memref.load %buf{i}[{prev}] : memref<?xf32>')
-        lines.append(f'      %s{i} = arith.addf {acc}, %v{i} : f32')
-        acc = f'%s{i}'
-    lines.append('      %inside = arith.cmpi ult, %tid, %limit : index')
-    lines.append('      scf.if %inside {')
-    lines.append(f'        memref.store {acc}, %out[%tid] : memref<?xf32>')
-    lines.append('      }')
-    lines.append('      gpu.return')
-    lines.append('    }')
-    return lines
-
-
-def module_text(target_ops, params, chain, shape='independent'):
-    per_kernel = len(kernel_text(0, params, chain, shape))
-    kernels = max(1, round(target_ops / (per_kernel + 1)))
-    lines = ['module attributes {gpu.container_module} {', '  gpu.module @kernels {']
-    for k in range(kernels):
-        lines += kernel_text(k, params, chain, shape)
-    lines.append('  }')
-    if shape != 'independent':
-        lines.append('  func.func @host(%buf: memref<?xf32>, %out: memref<?xf32>) {')
-        lines.append('    %c1 = arith.constant 1 : index')
-        lines.append('    %c256 = arith.constant 256 : index')
-        for k in range(kernels):
-            lines.append(f'    gpu.launch_func @kernels::@k{k} blocks in (%c256, %c1, %c1) '
-                         f'threads in (%c256, %c1, %c1) args(%buf : memref<?xf32>, '
-                         f'%out : memref<?xf32>)')
-        lines.append('    return')
-        lines.append('  }')
-        lines.append('}')
-        return '\n'.join(lines) + '\n', kernels
-    margs = ', '.join(f'%buf{i}: memref<?xf32>' for i in range(params))
-    lines.append(f'  func.func @host({margs}, %out: memref<?xf32>) {{')
-    lines.append('    %c1 = arith.constant 1 : index')
-    lines.append('    %c256 = arith.constant 256 : index')
-    kargs = ', '.join(f'%buf{i} : memref<?xf32>' for i in range(params))
-    for k in range(kernels):
-        lines.append(f'    gpu.launch_func @kernels::@k{k} blocks in (%c256, %c1, %c1) '
-                     f'threads in (%c256, %c1, %c1) args({kargs}, %out : memref<?xf32>)')
-    lines.append('    return')
-    lines.append('  }')
-    lines.append('}')
-    return '\n'.join(lines) + '\n', kernels
-
-
-_TIMING = re.compile(r'^\s*([\d.]+)\s+\(\s*([\d.]+)%\)\s+(.+?)\s*$')
-
-
-def timings(stderr):
-    """Pass name -> wall seconds from -mlir-timing-display=list output.
-
-    MLIR prints seconds with four decimals, too coarse below 10 ms; there a
-    pass's time is read as its percentage (one decimal) of the total, which
-    is closer (about 3% on a 3 ms total)."""
-    entries = []
-    total = None
-    for line in stderr.splitlines():
-        m = _TIMING.match(line)
-        if not m:
-            continue
-        seconds, percent, name = float(m.group(1)), float(m.group(2)), m.group(3)
-        if name == 'Total':
-            total = seconds
-        else:
-            entries.append((name, seconds, percent))
-    result = {}
-    for name, seconds, percent in entries:
-        if seconds < 0.01 and total:
-            seconds = total * percent / 100
-        result[name] = result.get(name, 0.0) + seconds
-    return result
-
-
-HOIST = 'hoist-stride-specialization{remarks=false}'
-
-
-def callgrind(fly_opt, pipe, extra, path, workdir):
-    """(total instructions in the pass manager, callgrind_annotate output)."""
-    out = os.path.join(workdir, 'callgrind.out')
-    proc = subprocess.run(
-        ['valgrind', '--tool=callgrind', f'--callgrind-out-file={out}',
-         '--toggle-collect=mlir::detail::OpToOpPassAdaptor::run(*',
-         fly_opt, f'--pass-pipeline={pipe}', *extra, '-o', os.devnull, path],
-        capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise RuntimeError(proc.stderr)
-    total = int(re.search(r'I\s+refs:\s+([\d,]+)', proc.stderr)
-                .group(1).replace(',', ''))
-    annotated = subprocess.run(['callgrind_annotate', '--inclusive=yes', out],
-                               capture_output=True, text=True, check=True).stdout
-    return total, annotated
-
-
-def count_instructions(fly_opt, protocol, extra, path, workdir):
-    """(hoist, cse) instructions under `protocol` (see the module docstring)."""
-    if protocol == 'same-input':
-        hoist, _ = callgrind(fly_opt, f'builtin.module({HOIST})', extra, path,
-                             workdir)
-        cse, _ = callgrind(fly_opt, 'builtin.module(cse)', extra, path, workdir)
-        return hoist, cse
-    total, annotated = callgrind(fly_opt, f'builtin.module({HOIST},cse)', extra,
-                                 path, workdir)
-    for line in annotated.splitlines():
-        if 'HoistStrideSpecializationPass::runOnOperation' in line:
-            hoist = int(line.split()[0].replace(',', ''))
-            return hoist, total - hoist
-    raise RuntimeError('callgrind_annotate shows no hoisting pass')
-
-
-def batched_instructions(fly_opt, pipe, extra, texts, workdir):
+def batched_instructions(fly_opt, pipe, texts, workdir):
     """Instructions of `pipe` on each module of `texts`, all in one callgrind
     process, after a warm-up module (texts[0]) whose count is dropped."""
     path = os.path.join(workdir, 'batch.mlir')
@@ -294,14 +51,14 @@ def batched_instructions(fly_opt, pipe, extra, texts, workdir):
     for name in os.listdir(workdir):
         if name.startswith('batch.out'):
             os.remove(os.path.join(workdir, name))
-    adaptor = 'mlir::detail::OpToOpPassAdaptor::run(*'
     # The same pattern twice would name one callgrind function entry; the
     # leading '*' makes the dump pattern a second one.
     proc = subprocess.run(
         ['valgrind', '--tool=callgrind', f'--callgrind-out-file={out}',
-         f'--toggle-collect={adaptor}', f'--dump-after=*{adaptor}', fly_opt,
-         '--split-input-file', f'--pass-pipeline={pipe}', *extra, '-o',
-         os.devnull, path], capture_output=True, text=True)
+         f'--toggle-collect={ADAPTOR}', f'--dump-after=*{ADAPTOR}', fly_opt,
+         '--split-input-file', f'--pass-pipeline={pipe}',
+         '--verify-each=false', '-o', os.devnull, path],
+        capture_output=True, text=True)
     if proc.returncode != 0:
         raise RuntimeError(proc.stderr)
     dumps = sorted((name for name in os.listdir(workdir)
@@ -318,25 +75,39 @@ def batched_instructions(fly_opt, pipe, extra, texts, workdir):
     return counts[1:]
 
 
-def parse_limits(value, shapes):
-    """--max-ratio: one number for every shape, or SHAPE=N,..."""
-    if '=' not in value:
-        return {shape: float(value) for shape in shapes}
-    limits = {}
-    for item in value.split(','):
-        shape, _, number = item.partition('=')
-        limits[shape] = float(number)
-    missing = [shape for shape in shapes if shape not in limits]
-    if missing:
-        sys.exit(f'error: --max-ratio gives no limit for {", ".join(missing)}')
-    return limits
+def ratios(fly_opt, texts):
+    """(hoist, cse) instruction counts of `fly_opt` on each case of `texts`
+    (texts[0] the warm-up)."""
+    with tempfile.TemporaryDirectory(prefix='flyhoist-passcost-') as workdir:
+        hoist = batched_instructions(fly_opt, f'builtin.module({HOIST})',
+                                     texts, workdir)
+        cse = batched_instructions(fly_opt, 'builtin.module(cse)', texts,
+                                   workdir)
+    return list(zip(hoist, cse))
 
 
-def check_ratios(fly_opt, args, extra):
-    """--max-ratio: the table of --instructions from one process per pass,
-    then the verdict; 1 when some case is over its limit."""
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument('--sizes', default='1000,10000')
+    parser.add_argument('--shapes', default=','.join(SHAPES),
+                        help='comma-separated kernel shapes (pass_shapes.py)')
+    parser.add_argument('--params', type=int, default=8)
+    parser.add_argument('--chain', type=int, default=32)
+    parser.add_argument('--fly-opt')
+    parser.add_argument('--baseline', metavar='FLY_OPT',
+                        help='count this build too and print its ratio')
+    parser.add_argument('--check', action='store_true',
+                        help='exit 1 when hoist/cse exceeds --limit')
+    parser.add_argument('--limit', type=float, default=1.5,
+                        help='the ratio --check allows (default 1.5)')
+    args = parser.parse_args()
     shapes = args.shapes.split(',')
-    limits = parse_limits(args.max_ratio, shapes)
+    unknown = [shape for shape in shapes if shape not in SHAPES]
+    if unknown:
+        parser.error(f'unknown shape(s): {", ".join(unknown)}')
+    if not shutil.which('valgrind'):
+        sys.exit('error: valgrind not found (scripts/setup.sh installs it)')
+    fly_opt = common.find_fly_opt(args.fly_opt)
     cases = [(shape, int(size)) for shape in shapes
              for size in args.sizes.split(',')]
     texts = [module_text(1, args.params, args.chain, 'many')[0]]
@@ -344,335 +115,37 @@ def check_ratios(fly_opt, args, extra):
     for shape, size in cases:
         text, kernels = module_text(size, args.params, args.chain, shape)
         texts.append(text)
-        rows.append((shape, text.count('spec.param'), kernels))
-    with tempfile.TemporaryDirectory(prefix='flyhoist-passcost-') as workdir:
-        hoist = batched_instructions(fly_opt, f'builtin.module({HOIST})',
-                                     extra, texts, workdir)
-        cse = batched_instructions(fly_opt, 'builtin.module(cse)', extra,
-                                   texts, workdir)
+        rows.append((shape, size, kernels, text.count('spec.param')))
+    counts = ratios(fly_opt, texts)
+    before = ratios(args.baseline, texts) if args.baseline else None
+    print(f'fly-opt: {fly_opt}')
+    if before:
+        print(f'baseline: {args.baseline}')
+    print(f'--params {args.params} --chain {args.chain} (instructions, '
+          'callgrind, one process per pass)')
+    header = (f'{"shape":>12} {"size":>7} {"kernels":>7} {"params":>6} '
+              f'{"hoist Mi":>9} {"cse Mi":>8} {"hoist/cse":>9}')
+    if before:
+        header += f' {"baseline":>8} {"change":>7}'
+    print(header)
+    print('-' * len(header))
     over = []
-    for (shape, params, kernels), (_, size), h, c in zip(rows, cases, hoist,
-                                                          cse):
-        ratio = h / c
-        print(f'{shape:>12} {size:>9} {kernels:>7} {params:>6} '
-              f'{h / 1e6:>9.2f} {c / 1e6:>9.2f} {ratio:>9.2f} '
-              f'{limits[shape]:>6.2f}')
-        if ratio > limits[shape]:
-            over.append(f'{shape} {size}: {ratio:.2f} > {limits[shape]:.2f}')
+    for index, ((shape, size, kernels, params), (h, c)) in enumerate(
+            zip(rows, counts)):
+        line = (f'{shape:>12} {size:>7} {kernels:>7} {params:>6} '
+                f'{h / 1e6:>9.2f} {c / 1e6:>8.2f} {h / c:>9.2f}')
+        if before:
+            bh, bc = before[index]
+            line += f' {bh / bc:>8.2f} {h / bh - 1:>+7.1%}'
+        print(line)
+        if h / c > args.limit:
+            over.append(f'{shape} {size}: {h / c:.2f} > {args.limit:.2f}')
+    if not args.check:
+        return 0
     if over:
         print('pass cost over the limit: ' + '; '.join(over))
         return 1
-    print(f'pass cost within the limit on all {len(cases)} cases')
-    return 0
-
-
-def without_template_arguments(name):
-    """`name` with its template argument lists written `<>`, so that a
-    DenseMap's growth reads as `llvm::DenseMapBase<>::grow`."""
-    out, depth = [], 0
-    for char in name:
-        if char == '<':
-            if depth == 0:
-                out.append('<>')
-            depth += 1
-        elif char == '>' and depth:
-            depth -= 1
-        elif depth == 0:
-            out.append(char)
-    return ''.join(out)
-
-
-def heap_trace(fly_opt, pipe, extra, path, workdir):
-    """The allocations of one fly-opt run of `pipe` under heaptrack: a list
-    of (+1 or -1, size, stack), each stack a tuple of function names, the
-    innermost first, in the order the process made them."""
-    out = os.path.join(workdir, 'heap')
-    subprocess.run(['heaptrack', '-o', out, fly_opt, f'--pass-pipeline={pipe}',
-                    *extra, '-o', os.devnull, path],
-                   capture_output=True, text=True, check=True)
-    text = subprocess.run(['zstd', '-dc', out + '.zst'], capture_output=True,
-                          text=True, check=True).stdout
-    os.remove(out + '.zst')
-    # heaptrack's data file: `s` strings, `i` instruction pointers (address,
-    # module, function name, ...), `t` trace nodes (pointer, parent), `a`
-    # allocation kinds (size, trace), `+`/`-` an allocation or free of a
-    # kind; numbers in hex, every table numbered from 1 but `a` from 0.
-    strings, pointers, nodes, kinds, events = [None], [None], [None], [], []
-    for line in text.splitlines():
-        tag, _, rest = line.partition(' ')
-        if tag == 's':
-            strings.append(rest.partition(' ')[2])
-        elif tag == 'i':
-            fields = [int(x, 16) for x in rest.split()]
-            pointers.append(strings[fields[2]] if len(fields) > 2 and fields[2]
-                            else hex(fields[0]))
-        elif tag == 't':
-            nodes.append(tuple(int(x, 16) for x in rest.split()))
-        elif tag == 'a':
-            kinds.append(tuple(int(x, 16) for x in rest.split()))
-        elif tag in ('+', '-'):
-            events.append((1 if tag == '+' else -1, int(rest, 16)))
-    stacks = {}
-
-    def stack(node):
-        if node not in stacks:
-            frames, n = [], node
-            while n:
-                pointer, n = nodes[n]
-                frames.append(without_template_arguments(
-                    pointers[pointer].split('(')[0]))
-            stacks[node] = tuple(frames)
-        return stacks[node]
-    return [(sign, kinds[kind][0], stack(kinds[kind][1]))
-            for sign, kind in events]
-
-
-def heap_figures(trace, inside='mlir::detail::OpToOpPassAdaptor::run',
-                 below='mlir::flyhoist::hoistStrideSpecialization'):
-    """(bytes allocated, peak bytes live, {call path: bytes live at the
-    peak}) of the allocations whose stack holds `inside`; call paths are the
-    two calls below `below`."""
-    live, allocated, current, peak, at_peak = collections.Counter(), 0, 0, 0, {}
-    for sign, size, stack in trace:
-        if not any(f.startswith(inside) for f in stack):
-            continue
-        key = 'other'
-        for depth, frame in enumerate(stack):
-            if frame == below:
-                key = ' > '.join(reversed(stack[max(0, depth - 2):depth]))
-                break
-        live[key] += sign * size
-        current += sign * size
-        if sign > 0:
-            allocated += size
-        if current > peak:
-            peak, at_peak = current, dict(live)
-    return allocated, peak, at_peak
-
-
-def page_touch_seconds(pages=4096):
-    """Seconds the first write to a page of fresh anonymous memory costs
-    (the page fault that maps it), the median of 5 runs over `pages`."""
-    runs = []
-    for _ in range(5):
-        with mmap.mmap(-1, pages * PAGE) as memory:
-            start = time.perf_counter()
-            for offset in range(0, pages * PAGE, PAGE):
-                memory[offset] = 1
-            runs.append((time.perf_counter() - start) / pages)
-    return sorted(runs)[len(runs) // 2]
-
-
-def time_passes(fly_opt, pipe, extra, path, split_parts):
-    """Pass name -> wall seconds of one fly-opt run of `pipe`. With
-    `split_parts` (the file holds parts split by `// -----`), the last
-    part's report."""
-    split = ['--split-input-file'] if split_parts else []
-    proc = subprocess.run(
-        [fly_opt, f'--pass-pipeline={pipe}', *extra, *split, '-mlir-timing',
-         '-mlir-timing-display=list', '-o', os.devnull, path],
-        capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.stderr.write(proc.stderr)
-        raise RuntimeError(f'fly-opt failed on {pipe}')
-    return timings(proc.stderr.split('Execution time report')[-1])
-
-
-def wall_times(fly_opt, protocol, extra, path, repeat, split_parts):
-    """(hoist, cse, parse) seconds under `protocol`, the fastest of `repeat`
-    runs (of each process, for same-input; of hoist + cse, for after-hoist)."""
-    if protocol == 'same-input':
-        hoist = cse = parse = None
-        for _ in range(repeat):
-            # Alternated, so that a change in the machine's load hits both.
-            t = time_passes(fly_opt, f'builtin.module({HOIST})', extra, path,
-                            split_parts)
-            u = time_passes(fly_opt, 'builtin.module(cse)', extra, path,
-                            split_parts)
-            h = t.get('HoistStrideSpecialization', 0.0)
-            c = u.get('CSE', 0.0)
-            hoist = h if hoist is None else min(hoist, h)
-            cse = c if cse is None else min(cse, c)
-            p = t.get('Parser', 0.0)
-            parse = p if parse is None else min(parse, p)
-        return hoist, cse, parse
-    best = None
-    for _ in range(repeat):
-        t = time_passes(fly_opt, f'builtin.module({HOIST},cse)', extra, path,
-                        split_parts)
-        run = (t.get('HoistStrideSpecialization', 0.0), t.get('CSE', 0.0),
-               t.get('Parser', 0.0))
-        if best is None or run[0] + run[1] < best[0] + best[1]:
-            best = run
-    return best
-
-
-def count_faults(fly_opt, path, repeat):
-    """{pass name: (fewest minor page faults, fastest wall seconds)} of
-    hoisting and of cse, each in its own flyhoist-pass-faults process, the
-    two alternated `repeat` times."""
-    driver = os.path.join(os.path.dirname(fly_opt), 'flyhoist-pass-faults')
-    best = {}
-    for _ in range(repeat):
-        for pipe in (f'builtin.module({HOIST})', 'builtin.module(cse)'):
-            out = subprocess.run([driver, pipe, path], capture_output=True,
-                                 text=True, check=True).stdout
-            for line in out.splitlines():
-                name, faults, micros = line.split()
-                old = best.get(name, (int(faults), float(micros) / 1e6))
-                best[name] = (min(old[0], int(faults)),
-                              min(old[1], float(micros) / 1e6))
-    return best
-
-
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument('--sizes', default='1000,10000,100000,1000000')
-    parser.add_argument('--params', type=int, default=8)
-    parser.add_argument('--chain', type=int, default=32)
-    parser.add_argument('--shapes', default='independent',
-                        help='comma-separated kernel shapes (see above)')
-    parser.add_argument('--repeat', type=int, default=3,
-                        help='runs per size; the fastest is reported')
-    parser.add_argument('--protocol', default='same-input',
-                        choices=['same-input', 'after-hoist'],
-                        help='what cse run the pass is compared with (see above)')
-    parser.add_argument('--verify-each', action='store_true',
-                        help='run the verifier after each pass (timed with it)')
-    parser.add_argument('--warm', action='store_true',
-                        help='time the second run in one process (see above)')
-    parser.add_argument('--primed', action='store_true',
-                        help='time a run after one on a one-kernel module (see above)')
-    parser.add_argument('--no-threading', action='store_true',
-                        help='run with --mlir-disable-threading (see above)')
-    parser.add_argument('--instructions', action='store_true',
-                        help='count instructions under callgrind instead of timing')
-    parser.add_argument('--heap', action='store_true',
-                        help='trace the heap under heaptrack instead of timing')
-    parser.add_argument('--faults', action='store_true',
-                        help='count page faults of each pass (see above)')
-    parser.add_argument('--max-ratio', metavar='LIMIT',
-                        help='fail when hoist/cse instructions exceed LIMIT '
-                        '(N, or SHAPE=N,...; see above)')
-    parser.add_argument('--fly-opt')
-    args = parser.parse_args()
-    fly_opt = common.find_fly_opt(args.fly_opt)
-    if args.max_ratio is not None:
-        if (args.warm or args.primed or args.heap or args.faults or
-                args.protocol != 'same-input'):
-            parser.error('--max-ratio counts instructions of each pass on the '
-                         'same input, one process per pass')
-        if not shutil.which('valgrind'):
-            sys.exit('error: valgrind not found (scripts/setup.sh installs it)')
-        extra = ['--verify-each=false']
-        if args.no_threading:
-            extra.append('--mlir-disable-threading')
-        print(f'fly-opt: {fly_opt}\n{" ".join(extra)} --params {args.params} '
-              f'--chain {args.chain} (instructions, callgrind, one process '
-              f'per pass)')
-        header = (f'{"shape":>12} {"size":>9} {"kernels":>7} {"params":>6} '
-                  f'{"hoist Mi":>9} {"cse Mi":>9} {"hoist/cse":>9} {"limit":>6}')
-        print(header)
-        print('-' * len(header))
-        return check_ratios(fly_opt, args, extra)
-    if (args.warm or args.primed) and args.instructions:
-        parser.error('--warm and --primed time wall clock; --instructions '
-                     'counts one run')
-    if args.heap and (args.warm or args.primed or args.instructions):
-        parser.error('--heap traces one cold run of each pass')
-    if args.warm and args.primed:
-        parser.error('--warm and --primed are two different processes')
-    if args.faults and (args.warm or args.primed or args.instructions or
-                        args.heap or args.no_threading or args.verify_each or
-                        args.protocol != 'same-input'):
-        parser.error('--faults counts one cold run of each pass, as '
-                     'flyhoist-pass-faults runs it')
-    extra = [f'--verify-each={"true" if args.verify_each else "false"}']
-    if args.no_threading:
-        extra.append('--mlir-disable-threading')
-
-    if args.faults:
-        header = (f'{"shape":>12} {"ops":>9} {"kernels":>7} {"params":>6} '
-                  f'{"hoist pf":>8} {"cse pf":>7} {"hoist s":>9} {"cse s":>9} '
-                  f'{"hoist/cse":>9}')
-    elif args.heap:
-        header = (f'{"shape":>12} {"ops":>9} {"kernels":>7} {"params":>6} '
-                  f'{"hoist KiB":>10} {"peak KiB":>9} {"pages":>6} '
-                  f'{"cse KiB":>8} {"peak KiB":>9} {"pages":>6}')
-    elif args.instructions:
-        header = (f'{"shape":>12} {"ops":>9} {"kernels":>7} {"params":>6} '
-                  f'{"hoist Mi":>9} {"cse Mi":>9} {"hoist/cse":>9} {"hoist i/op":>11}')
-    else:
-        header = (f'{"shape":>12} {"ops":>9} {"kernels":>7} {"params":>6} {"hoist s":>9} '
-                  f'{"cse s":>9} {"hoist/cse":>9} {"hoist us/op":>11} {"parse s":>8}')
-    process = ' (warm)' if args.warm else ' (primed)' if args.primed else ''
-    print(f'fly-opt: {fly_opt}\nprotocol: {args.protocol}{process} '
-          f'{" ".join(extra)}\n'
-          f'--params {args.params} --chain {args.chain}'
-          f'{" (instructions, callgrind)" if args.instructions else ""}'
-          f'{" (heap, heaptrack)" if args.heap else ""}'
-          f'{" (page faults, flyhoist-pass-faults)" if args.faults else ""}')
-    if not args.instructions and not args.heap:
-        print(f'first touch of a {PAGE // 1024} KiB page here: '
-              f'{page_touch_seconds() * 1e6:.2f} us')
-    print(header)
-    print('-' * len(header))
-    cases = [(shape, int(size)) for shape in args.shapes.split(',')
-             for size in args.sizes.split(',')]
-    with tempfile.TemporaryDirectory(prefix='flyhoist-passcost-') as workdir:
-        for shape, size in cases:
-            text, kernels = module_text(size, args.params, args.chain, shape)
-            params_per_kernel = text.count('spec.param') // max(kernels, 1)
-            path = os.path.join(workdir, 'm.mlir')
-            with open(path, 'w') as f:
-                if args.warm:
-                    f.write(text + '// -----\n' + text)
-                elif args.primed:
-                    small, _ = module_text(1, args.params, args.chain, shape)
-                    f.write(small + '// -----\n' + text)
-                else:
-                    f.write(text)
-            ops = sum(1 for line in text.splitlines()
-                      if '=' in line or line.strip().startswith(
-                          ('gpu.', 'memref.store', 'scf.', 'func.', 'return', '}')))
-            if args.faults:
-                best = count_faults(fly_opt, path, args.repeat)
-                hoist, cse = best['HoistStrideSpecialization'], best['CSE']
-                print(f'{shape:>12} {ops:>9} {kernels:>7} {params_per_kernel * kernels:>6} '
-                      f'{hoist[0]:>8} {cse[0]:>7} {hoist[1]:>9.4f} {cse[1]:>9.4f} '
-                      f'{hoist[1] / cse[1]:>9.2f}')
-                sys.stdout.flush()
-                continue
-            if args.heap:
-                hoist = heap_figures(heap_trace(
-                    fly_opt, f'builtin.module({HOIST})', extra, path, workdir))
-                cse = heap_figures(heap_trace(
-                    fly_opt, 'builtin.module(cse)', extra, path, workdir))
-                print(f'{shape:>12} {ops:>9} {kernels:>7} {params_per_kernel * kernels:>6} '
-                      f'{hoist[0] / 1024:>10.1f} {hoist[1] / 1024:>9.1f} '
-                      f'{hoist[1] / PAGE:>6.0f} {cse[0] / 1024:>8.1f} '
-                      f'{cse[1] / 1024:>9.1f} {cse[1] / PAGE:>6.0f}')
-                for path_name, size in sorted(hoist[2].items(),
-                                              key=lambda item: -item[1])[:8]:
-                    if size > 0:
-                        print(f'{"":>14}{size / 1024:>7.1f} KiB live at the peak: '
-                              f'{path_name}')
-                sys.stdout.flush()
-                continue
-            if args.instructions:
-                hoist, cse = count_instructions(fly_opt, args.protocol, extra,
-                                                path, workdir)
-                print(f'{shape:>12} {ops:>9} {kernels:>7} {params_per_kernel * kernels:>6} '
-                      f'{hoist / 1e6:>9.1f} {cse / 1e6:>9.1f} {hoist / cse:>9.2f} '
-                      f'{hoist / ops:>11.0f}')
-                sys.stdout.flush()
-                continue
-            hoist, cse, parse = wall_times(fly_opt, args.protocol, extra, path,
-                                           args.repeat, args.warm or args.primed)
-            print(f'{shape:>12} {ops:>9} {kernels:>7} {params_per_kernel * kernels:>6} '
-                  f'{hoist:>9.4f} {cse:>9.4f} {hoist / cse if cse else float("nan"):>9.2f} '
-                  f'{hoist / ops * 1e6:>11.3f} {parse:>8.3f}')
-            sys.stdout.flush()
+    print(f'pass cost within {args.limit:.2f}x cse on all {len(cases)} cases')
     return 0
 
 

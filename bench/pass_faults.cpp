@@ -9,10 +9,10 @@
 // counted from just before the pass to just after it, as -mlir-timing times
 // it. In a fresh process most of a small module's cost is first touches of
 // memory and code the process has not used yet; the faults tell how many
-// pages a pass needs that the process did not have (bench/pass_cost.py
+// pages a pass needs that the process did not have (bench/pass_profile.py
 // --faults compares them across passes). Its context registers every
 // upstream dialect and spec, as fly-opt does; the verifier is off, as
-// pass_cost.py runs fly-opt.
+// pass_profile.py runs fly-opt.
 //
 //===----------------------------------------------------------------------===//
 
