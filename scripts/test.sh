@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the whole test suite. `.ci/run` calls this.
 #
-# 0. clang-format-22 --dry-run --Werror over the C and C++ sources;
+# 0. clang-format-22 --dry-run --Werror over the C and C++ sources, and
+#    ruff (ruff.toml) over the Python ones;
 # 1. the regular build (${FLYHOIST_BUILD_DIR:-build}) and its lit suite;
 # 2. an ASan+UBSan build with clang 22 (${FLYHOIST_ASAN_BUILD_DIR:-build-asan})
 #    and the whole lit suite against it (scripts/sanitize.sh);
@@ -20,6 +21,18 @@ find "$root/include" "$root/lib" "$root/tools" "$root/test" "$root/fuzz" \
   "$root/bench" \
   "$root/examples" \( -name '*.cpp' -o -name '*.h' -o -name '*.c' \) -print0 |
   xargs -0 clang-format-22 --dry-run --Werror
+
+# The Python sources pass ruff (ruff.toml: the linter and PEP 8 layout),
+# the pinned version from the registry, in a venv of its own (kept).
+ruff_version=0.8.4
+tools="${FLYHOIST_TOOLS_VENV:-$build/ruff-venv}"
+if ! "$tools/bin/ruff" --version 2>/dev/null | grep -qx "ruff $ruff_version"; then
+  python3 -m venv "$tools"
+  "$tools/bin/python" -m pip install --quiet --disable-pip-version-check \
+    "ruff==$ruff_version"
+fi
+(cd "$root" && "$tools/bin/ruff" check --quiet python examples bench fuzz \
+  test/Python)
 
 "$root/scripts/build.sh"
 /usr/lib/llvm-22/bin/lit -sv "$build/test"

@@ -198,9 +198,11 @@ def load(path=None):
         try:
             library = Library(found)
         except OSError as error:  # dlopen's reason: a missing libMLIR.so...
-            raise LibraryError(f'{found} ({origin}) does not load: {error}; '
-                               f'flyhoist needs LLVM 22 (scripts/setup.sh)'
-                               ) from None
+            hint = ('; flyhoist needs LLVM 22 (scripts/setup.sh)'
+                    if 'libMLIR' in str(error) or 'libLLVM' in str(error)
+                    else '')
+            raise LibraryError(f'{found} ({origin}) does not load: '
+                               f'{error}{hint}') from None
         _discovery.check_identity(found, origin, library.build_identity)
         _library = library
         # Process-wide registrations, once, as a frontend does at start-up.

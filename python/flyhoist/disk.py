@@ -7,12 +7,13 @@ import sys
 import tempfile
 import threading
 
-from . import _objects
+from . import _objects, housekeeping
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - not on the platforms we run on
     fcntl = None
+
 
 def default_cache_dir():
     """FLYHOIST_CACHE_DIR, $XDG_CACHE_HOME/flyhoist or ~/.cache/flyhoist;
@@ -70,13 +71,19 @@ class DiskCache:
 
     secret  bytes or str: entries carry an HMAC made with it and only such
             entries are read (a cache folder others can write to)
+    max_bytes  the most the entries may fill (bytes, or '512M', '2G'; 0: no
+            limit; None: FLYHOIST_CACHE_MAX_BYTES, else 1 GiB): past it the
+            least recently used are removed (housekeeping.py). A bad value
+            raises ValueError here, the one exception the cache raises.
     """
 
     #: Larger files are not read: no code object comes near it.
     MAX_ENTRY = 1 << 30
 
-    def __init__(self, root, warn=None, secret=None):
+    def __init__(self, root, warn=None, secret=None, max_bytes=None):
         self.root = root
+        self.max_bytes = housekeeping.max_bytes_setting(max_bytes)[0]
+        self._limit = housekeeping.SizeLimit(root, self.max_bytes)
         self._warn = warn or _stderr_warning
         self._secret = _objects.secret_bytes(secret)
         self.damaged = 0  # entries that did not check out
@@ -123,7 +130,21 @@ class DiskCache:
                        f'the disk cache entry '
                        f'{os.path.relpath(path, self.root)} is not a valid '
                        f'entry for its key ({why}); compiling it again')
+        else:
+            self._used(path)
         return objects
+
+    def _used(self, path):
+        """A hit: the entry is the most recently used one now."""
+        housekeeping.touch(path)
+
+    def _written(self, path):
+        """Keeps the folder within max_bytes after a write."""
+        try:
+            size = os.path.getsize(path)
+        except OSError:
+            return
+        self._limit.wrote(size)
 
     def put(self, digest, objects):
         """Writes the entry; False (after a warning) when it cannot."""
@@ -141,6 +162,7 @@ class DiskCache:
                 os.fchmod(f.fileno(), 0o666 & ~_umask())
                 os.fsync(f.fileno())
             os.replace(temporary, path)
+            self._written(path)
             return True
         except OSError as error:
             if temporary is not None:
@@ -157,7 +179,8 @@ class DiskCache:
         if fcntl is None:
             yield
             return
-        path = os.path.join(self.root, 'locks', digest + '.lock')
+        # One lock file per key stripe (housekeeping.py), not per key.
+        path = housekeeping.lock_path(self.root, str(digest))
         try:
             f = open(path, 'a')
         except OSError as error:
