@@ -10,11 +10,13 @@ packages=(
   python3-venv
   llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools lld-22
   clang-22 libclang-rt-22-dev clang-format-22
+  # scripts/test.sh runs clang-tidy (.clang-tidy) over lib/.
+  clang-tidy-22
   # The remote cache (python/flyhoist/remote.py) and its tests: the client
   # for /usr/bin/python3, which lit runs the Python tests that need it
   # under (%python), and a server the tests start on a free port.
   python3-redis redis-server
-  # The pass-cost check (test/Bench/pass-cost.test) counts instructions.
+  # The pass-cost benchmark (bench/pass_cost.py) counts instructions.
   valgrind
   # FlyDSL's venv (scripts/setup-flydsl.sh): venv, and the CPU-only torch
   # that FlyDSL imports to trace.

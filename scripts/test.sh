@@ -3,7 +3,8 @@
 #
 # 0. clang-format-22 --dry-run --Werror over the C and C++ sources, and
 #    ruff (ruff.toml) over the Python ones;
-# 1. the regular build (${FLYHOIST_BUILD_DIR:-build}) and its lit suite;
+# 1. the regular build (${FLYHOIST_BUILD_DIR:-build}), clang-tidy over lib/
+#    (.clang-tidy) and the build's lit suite;
 # 2. an ASan+UBSan build with clang 22 (${FLYHOIST_ASAN_BUILD_DIR:-build-asan})
 #    and the whole lit suite against it (scripts/sanitize.sh);
 # 3. a bounded libFuzzer run of fuzz/hoist-fuzzer.cpp (FLYHOIST_FUZZ_SECONDS,
@@ -35,6 +36,15 @@ fi
   test/Python)
 
 "$root/scripts/build.sh"
+
+# clang-tidy (.clang-tidy: every enabled check is an error) over lib/'s
+# sources, with the build's compile commands (CMAKE_EXPORT_COMPILE_COMMANDS;
+# the build has generated the headers they include). The build's g++ flags
+# that clang does not know are not findings.
+find "$root/lib" -name '*.cpp' -print0 |
+  xargs -0 -n 4 -P "$(nproc)" clang-tidy-22 -p "$build" --quiet \
+    --extra-arg=-Wno-unknown-warning-option
+
 /usr/lib/llvm-22/bin/lit -sv "$build/test"
 
 # The long run of the JIT route's trace-matching check (the lit suite runs a

@@ -69,10 +69,9 @@ static bool needsOwnArgument(const ParamPlan &param) {
          param.numWithEquals < param.ops.size();
 }
 
-/// Why `kernel` cannot take an argument for the name of `param` (its own
+/// Why a function cannot take an argument for the name of `param` (its own
 /// parameter of that name) because of how it holds the name.
-static std::optional<ForcedKeep>
-whyNoArgumentForParam(const DiscoveredKernel &kernel, const ParamPlan &param) {
+static std::optional<ForcedKeep> whyNoArgumentForParam(const ParamPlan &param) {
   // (The demand for a name the function holds has the type of its first
   // op, so "another type" is "more than one type".)
   if (param.mixedTypes)
@@ -134,8 +133,7 @@ static void finishIsolated(KernelPlan &plan, const HoistOptions &options) {
   std::optional<ForcedKeep> noArgumentAtAll = whyNoArgumentAtAll(*plan.kernel);
   for (ParamPlan &param : plan.params) {
     if (needsOwnArgument(param)) {
-      std::optional<ForcedKeep> keep =
-          whyNoArgumentForParam(*plan.kernel, param);
+      std::optional<ForcedKeep> keep = whyNoArgumentForParam(param);
       if (!keep)
         keep = noArgumentAtAll;
       if (keep)
@@ -282,8 +280,7 @@ private:
     Operation *functionOp = kernel.function;
     Type type = demand.lookup({function, name});
     if (const ParamPlan *param = own(function, name))
-      if (std::optional<ForcedKeep> keep =
-              whyNoArgumentForParam(kernel, *param))
+      if (std::optional<ForcedKeep> keep = whyNoArgumentForParam(*param))
         return keep;
     auto calls = incoming.find({function, name});
     if (calls != incoming.end()) {
