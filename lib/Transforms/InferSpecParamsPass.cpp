@@ -110,7 +110,7 @@ struct InferSpecParamsPass
     if (failed(frontend))
       return signalPassFailure();
     FailureOr<SmallVector<InferredParam>> params =
-        inferSpecParams(base, others, *frontend);
+        inferSpecParams(base, others, *frontend, nullptr, true, derive);
     if (failed(params))
       return signalPassFailure();
     for (const InferredParam &param : *params) {
@@ -122,6 +122,10 @@ struct InferSpecParamsPass
           [&] { remark << ", "; });
       remark << " in the traces (" << param.numUses << " use"
              << (param.numUses == 1 ? "" : "s") << ")";
+      if (param.derived)
+        remark << ", computed in the kernel as " << param.derived->scale
+               << " * " << param.derived->root << " + "
+               << param.derived->offset;
     }
     if (nested.empty())
       return;

@@ -33,13 +33,86 @@ static IntegerAttr constantValue(Operation *op) {
 bool mlir::flyhoist::isTraceLeaf(Operation *op) {
   if (auto param = dyn_cast<ParamOp>(op))
     return !param.getEquals();
-  return static_cast<bool>(constantValue(op));
+  return static_cast<bool>(constantValue(op)) || trace::isDerivedOp(op);
+}
+
+/// The width derived values of `type` are computed at (index: 64 bits, as
+/// IntegerAttr stores it).
+static unsigned derivedWidth(Type type) {
+  return type.isIndex() ? IndexType::kInternalStorageBitWidth
+                        : type.getIntOrFloatBitWidth();
+}
+
+bool trace::isDerivedOp(Operation *op) {
+  if (!op->hasAttr(kDerivedAttr) || op->getNumResults() != 1 ||
+      op->getNumRegions() != 0 || !op->getResult(0).getType().isIntOrIndex())
+    return false;
+  if (isa<arith::ConstantOp>(op))
+    return static_cast<bool>(constantValue(op));
+  // Overflow flags would make a wrapped value poison: only plain wrapping
+  // arithmetic computes what the matcher evaluates.
+  if (auto mul = dyn_cast<arith::MulIOp>(op))
+    return mul.getOverflowFlags() == arith::IntegerOverflowFlags::none;
+  if (auto add = dyn_cast<arith::AddIOp>(op))
+    return add.getOverflowFlags() == arith::IntegerOverflowFlags::none;
+  return isa<arith::ExtSIOp, arith::TruncIOp, arith::IndexCastOp>(op);
+}
+
+/// evaluateDerived() with a bound on the chain's depth (a forged template
+/// cannot make the walk deep).
+static FailureOr<APInt>
+evaluate(Value value, function_ref<std::optional<int64_t>(ParamOp)> root,
+         unsigned depth) {
+  Operation *def = value.getDefiningOp();
+  if (!def || depth > 8 || !value.getType().isIntOrIndex())
+    return failure();
+  unsigned width = derivedWidth(value.getType());
+  if (auto param = dyn_cast<ParamOp>(def)) {
+    std::optional<int64_t> bound = root(param);
+    if (!bound || param.getEquals())
+      return failure();
+    return APInt(64, *bound, /*isSigned=*/true).sextOrTrunc(width);
+  }
+  if (!trace::isDerivedOp(def))
+    return failure();
+  if (IntegerAttr constant = constantValue(def))
+    return constant.getValue().sextOrTrunc(width);
+  SmallVector<APInt, 2> operands;
+  for (Value operand : def->getOperands()) {
+    FailureOr<APInt> v = evaluate(operand, root, depth + 1);
+    if (failed(v))
+      return failure();
+    operands.push_back(*v);
+  }
+  if (isa<arith::MulIOp>(def))
+    return operands[0] * operands[1];
+  if (isa<arith::AddIOp>(def))
+    return operands[0] + operands[1];
+  // extsi, trunci and index_cast (which sign-extends when it widens).
+  return operands[0].sextOrTrunc(width);
+}
+
+FailureOr<APInt>
+trace::evaluateDerived(Value value,
+                       function_ref<std::optional<int64_t>(ParamOp)> root) {
+  return evaluate(value, root, 0);
 }
 
 std::optional<Leaf> trace::leafOf(Value value) {
   Operation *def = value.getDefiningOp();
   if (!def || !isTraceLeaf(def))
     return std::nullopt;
+  if (isDerivedOp(def)) {
+    // Its value at the template's own parameter values (0 when the chain
+    // does not evaluate: matching then fails on it).
+    FailureOr<APInt> own =
+        evaluateDerived(value, [](ParamOp param) -> std::optional<int64_t> {
+          return param.getIntValue();
+        });
+    auto name = def->getAttrOfType<StringAttr>(kDerivedAttr);
+    return Leaf{def, succeeded(own) ? own->getSExtValue() : 0,
+                name ? name : StringAttr::get(def->getContext(), "?"), true};
+  }
   if (auto param = dyn_cast<ParamOp>(def))
     return Leaf{def, param.getIntValue(), param.getNameAttr()};
   return Leaf{def, constantValue(def).getValue().getSExtValue(), StringAttr()};
@@ -48,7 +121,9 @@ std::optional<Leaf> trace::leafOf(Value value) {
 std::string trace::describe(const Leaf &leaf) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  if (leaf.name)
+  if (leaf.derived)
+    os << "value derived for '" << leaf.name.getValue() << "'";
+  else if (leaf.name)
     os << "spec.param '" << leaf.name.getValue() << "'";
   else
     os << "constant " << leaf.value;

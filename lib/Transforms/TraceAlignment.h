@@ -17,6 +17,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
 
+#include "llvm/ADT/APInt.h"
 #include "llvm/ADT/DenseMap.h"
 
 #include <functional>
@@ -25,12 +26,35 @@
 
 namespace mlir::flyhoist::trace {
 
+/// The discardable attribute that marks the ops computing a derived value
+/// from its root `spec.param` (inferSpecParams); its value is the name of
+/// the parameter the value replaced. Matching evaluates the marked ops.
+constexpr StringLiteral kDerivedAttr = "flyhoist.derived";
+
+/// Whether `op` computes (part of) a derived value: a marked
+/// `arith.constant`, `arith.muli`, `arith.addi` (neither with overflow
+/// flags), `arith.extsi`, `arith.trunci` or `arith.index_cast` of an
+/// integer or index. Such ops are pure; the walk skips them like constants.
+bool isDerivedOp(Operation *op);
+
+/// The value of `value`, computed by derived ops from `spec.param`s, at the
+/// width of its type (index: 64 bits), wrapping as the ops do; `root`
+/// gives each parameter's value (nothing: unknown). Fails on an op that is
+/// neither a derived op nor a parameter.
+FailureOr<APInt>
+evaluateDerived(Value value,
+                function_ref<std::optional<int64_t>(spec::ParamOp)> root);
+
 /// An operand source traces may disagree on, read once.
 struct Leaf {
   Operation *op;
   int64_t value;
-  /// The parameter's name; null for a constant.
+  /// The parameter's name; null for a constant. A derived value's is the
+  /// name of the parameter it replaced.
   StringAttr name;
+  /// A value computed from a root parameter (`op` is the last derived op);
+  /// `value` is its value at the template's own root values.
+  bool derived = false;
 };
 
 /// The leaf `value` comes from, if it comes from one.
@@ -265,11 +289,21 @@ private:
   /// `llvm.mlir.constant` lower to the same.
   bool alignLeafOps(Operation *a, Operation *b, unsigned index, const Leaf &la,
                     const Leaf &lb) {
-    DictionaryAttr da = la.op->getDiscardableAttrDictionary(),
-                   db = lb.op->getDiscardableAttrDictionary();
+    DictionaryAttr da = withoutDerived(la), db = withoutDerived(lb);
     return da == db ||
            failDictionary(a, b, "attribute", da, db,
                           operandReason(index, "(" + describe(la) + "): "));
+  }
+
+  /// A leaf op's discardable attributes but the derived mark: a derived
+  /// value carries those of the constant it replaced besides it.
+  static DictionaryAttr withoutDerived(const Leaf &leaf) {
+    DictionaryAttr attrs = leaf.op->getDiscardableAttrDictionary();
+    if (!leaf.derived)
+      return attrs;
+    NamedAttrList list(attrs);
+    list.erase(kDerivedAttr);
+    return list.getDictionary(leaf.op->getContext());
   }
 
   bool alignOperand(Operation *a, Operation *b, unsigned index) {

@@ -218,6 +218,25 @@ def derive(samples, names, frontend):
     return derived
 
 
+def computed_in_kernel(inferred, present):
+    """(kept, computed): the parameters of `inferred` (infer_spec_params'
+    list) that are spec.params of the template (`present`, its names), and
+    {name: (root, slope, intercept)} for the others, which inference
+    computes from a root in the kernel (three or more traces, an integral
+    affine relation; the launch passes the root alone)."""
+    kept = [p for p in inferred if p['name'] in present]
+    computed = {}
+    for param in inferred:
+        if param['name'] in present:
+            continue
+        for root in kept:
+            fit = affine_fit(zip(root['values'], param['values']))
+            if fit is not None:
+                computed[param['name']] = (root['name'],) + fit
+                break
+    return kept, computed
+
+
 def derived_text(name, rule):
     """'p0 = 4*width + 1'."""
     root, slope, intercept = rule

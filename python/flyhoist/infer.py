@@ -35,8 +35,9 @@ compiles too.
 
 import re
 
-from .groups import (MAX_PAIRINGS, KernelState, broken_text, derive,
-                     derived_text, disagreement, folded_note, kept_text)
+from .groups import (MAX_PAIRINGS, KernelState, broken_text,
+                     computed_in_kernel, derive, derived_text, disagreement,
+                     folded_note, kept_text)
 from .ir import HoistError, MLIRError
 from .matching import TraceMismatch, infer_spec_params, match_spec_params
 from .persist import Persistence, decode as persist_decode, stable_name
@@ -169,6 +170,9 @@ class Inference:
             base.close()
             return f'not inferred: {mismatch.summary()}' + \
                 folded_note(params, group)
+        samples_of = inferred
+        inferred, computed = computed_in_kernel(
+            inferred, template_values(base) or {})
         varying = [p['name'] for p in inferred]
         if not varying:  # the same trace, up to where constants sit
             base.close()
@@ -183,6 +187,7 @@ class Inference:
             return f'not hoisted: {str(error).splitlines()[-1]}'
         values = {**params, **matched}
         variant = Variant(kernel, values, manifest, set(matched))
+        variant.computed = computed
         kept = [n for n in varying if n not in variant.hoisted]
         failure = variant.failure(values, args)
         if len(kept) == len(varying) or failure is not None:
@@ -191,7 +196,7 @@ class Inference:
             return ('; '.join(kept_text(variant, n) for n in kept) or
                     f'the template breaks {failure.text} for its own values')
         samples = [] if kept else [
-            {**p, **{q['name']: q['values'][i + 1] for q in inferred}}
+            {**p, **{q['name']: q['values'][i + 1] for q in samples_of}}
             for i, (p, _) in enumerate(group.traces)]
         return self._adopt(kernel, state, (group, samples),
                            (params, text), (base, hoisted), variant, matched,
@@ -265,9 +270,11 @@ class Inference:
         group.set_template(base, matched, variant)
         group.samples = samples
         self._derive(kernel, group, {**params, **matched}, params)
-        if group.derived:
-            kept = kept + ['derived: ' + ', '.join(
-                derived_text(n, r) for n, r in sorted(group.derived.items()))]
+        for title, rules in (('computed in the kernel', variant.computed),
+                             ('derived', group.derived)):
+            if rules:
+                kept = kept + [f'{title}: ' + ', '.join(
+                    derived_text(n, r) for n, r in sorted(rules.items()))]
         what = ', '.join(repr(n) for n in sorted(variant.hoisted)) or 'none'
         why = (f'split from {paired}' if split else
                f'{"widened" if widened else "learned"} from '

@@ -132,17 +132,26 @@ derived = getattr(launch.variant, 'derived', {})
 print(sorted(derived_text(n, r) for n, r in derived.items()))
 # CHECK-NEXT: ['p0 = 4*width', 'p1 = 32*width', 'p2 = width + 1']
 # A trace whose constant is not the map's (another stride at width 333):
-# the match disagrees with the derivation, the group is learned again from
-# its traces (the same template: its object is reused, nothing compiles)
-# and the derivation dropped for the parameter that no longer fits.
+# the match disagrees with the derivation and the group is learned again
+# from its three traces: inference computes p0 and p2 from the width in the
+# kernel (the launch passes the width and p1 alone), which is a new
+# template, compiled once; p1 no longer fits and stays a parameter.
 log.clear()
 values = {'width': 333, 'products': 1, 'stride': 9}
 launch = cache.get('tuned', values, kernel_text)
 print(f'compiled {cache.compiled},', check(cache, 'tuned', launch,
                                            kernel_text(values)))
-# CHECK-NEXT: compiled 2, None
+# CHECK-NEXT: compiled 3, None
 print(log[0])
-# CHECK-NEXT: reused tuned template for products=1, stride=9, width=333 in group 1 (products=1): widened from 3 traces: hoists 'p0', 'p1', 'p2', 'width' (the template missed: a derived value disagrees: p1 = 32*width gives 10656 at width=333, the trace has 11988); derived: p0 = 4*width, p2 = width + 1
+# CHECK-NEXT: compiled tuned template for products=1, stride=9, width=333 in group 1 (products=1): widened from 3 traces: hoists 'p1', 'width' (the template missed: a derived value disagrees: p1 = 32*width gives 10656 at width=333, the trace has 11988); computed in the kernel: p0 = 4*width, p2 = width + 1
+# Later widths of either stride match the new template: no compile.
+for values in ({'width': 45, 'products': 1, 'stride': 8},
+               {'width': 46, 'products': 1, 'stride': 9}):
+    launch = cache.get('tuned', values, kernel_text)
+    print(f'compiled {cache.compiled},', sorted(launch.variant.hoisted),
+          check(cache, 'tuned', launch, kernel_text(values)))
+# CHECK-NEXT: compiled 3, ['p1', 'width'] None
+# CHECK-NEXT: compiled 3, ['p1', 'width'] None
 cache.close()
 
 # CHECK-LABEL: locations from the frontend's source

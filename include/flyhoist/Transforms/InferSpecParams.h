@@ -45,6 +45,14 @@ struct FrontendValue {
   SmallVector<int64_t> values;
 };
 
+/// A parameter computed from another (its root) in the kernel:
+/// `scale * root + offset`, wrapping at the parameter's width.
+struct Derivation {
+  std::string root;
+  int64_t scale = 1;
+  int64_t offset = 0;
+};
+
 /// A `spec.param` that inference introduced.
 struct InferredParam {
   std::string name;
@@ -55,6 +63,10 @@ struct InferredParam {
   Location location;
   /// How many uses it replaced.
   unsigned numUses = 0;
+  /// Set when the kernel computes it from a root parameter instead of
+  /// taking it (its uses take the derived value; no `spec.param` of its
+  /// name exists).
+  std::optional<Derivation> derived;
 };
 
 /// Where two traces first differ.
@@ -83,14 +95,23 @@ bool isTraceLeaf(Operation *op);
 /// `spec.param` (one per distinct type and list of values; named after the
 /// `frontend` value with those values, else "p0", "p1", ... in IR order of
 /// their first use, avoiding names the module already uses). Returns the
-/// parameters introduced (empty when the traces are the same). When they do
+/// parameters introduced (empty when the traces are the same).
+///
+/// With `derive`, a parameter whose values are `scale * r + offset` (integer
+/// scale and offset, exactly, over three or more distinct values of another
+/// parameter `r`) is computed from `r` in the kernel (muli/addi without
+/// overflow flags, a cast between types, each marked `flyhoist.derived`
+/// with the parameter's name): the hoisting pass then passes `r` alone.
+/// Roots are chosen greedily: a parameter named after a `frontend` value
+/// first, then the one the most others derive from. When they do
 /// not align, leaves `base` unchanged, fills `mismatch` if given and, when
 /// `emit` is set, emits an error at the base op with a note at the other
 /// trace's op; then fails.
 FailureOr<SmallVector<InferredParam>>
 inferSpecParams(Operation *base, ArrayRef<Operation *> others,
                 ArrayRef<FrontendValue> frontend = {},
-                TraceMismatch *mismatch = nullptr, bool emit = true);
+                TraceMismatch *mismatch = nullptr, bool emit = true,
+                bool derive = true);
 
 /// The value of each parameter of `templateOp` (the result of
 /// inferSpecParams, before hoisting) in `trace`, a new trace of the same
@@ -98,7 +119,10 @@ inferSpecParams(Operation *base, ArrayRef<Operation *> others,
 /// faces a constant (or a `spec.param`) in the trace takes its value, and
 /// everything else must be the same, constants and the values of the
 /// `spec.param`s with `equals` included (the template may have kept one).
-/// A name that would take two values is a mismatch. On a mismatch fills
+/// A name that would take two values is a mismatch, and so is a derived
+/// value of the template (computed from a root, see inferSpecParams) that
+/// is not the trace's constant when computed from the root's value in the
+/// trace. On a mismatch fills
 /// `mismatch` if given, emits (when `emit`) an error at the template op with a
 /// note at the trace's, and fails.
 FailureOr<SmallVector<std::pair<std::string, int64_t>>>

@@ -159,6 +159,10 @@ def InferSpecParams : Pass<"infer-spec-params", "::mlir::ModuleOp"> {
     ListOption<"values", "values", "std::string",
                "the frontend's values per trace, name=v0:v1:... (the "
                "module's trace first)">,
+    Option<"derive", "derive", "bool", /*default=*/"true",
+           "compute a parameter that is an integral affine function of "
+           "another (over three or more distinct values) from it in the "
+           "kernel instead of taking it">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::flyhoist::spec::SpecDialect"];
