@@ -110,6 +110,37 @@ def _kernel_names(module):
     return ", ".join(names) or "module"
 
 
+def hoisting():
+    """FLYHOIST_FLYDSL_HOIST=0 leaves the bridge's round trip alone (nothing
+    inferred, nothing hoisted); otherwise traces are inferred and matched
+    (hoist.py)."""
+    return os.environ.get("FLYHOIST_FLYDSL_HOIST", "1") != "0"
+
+
+def _external(backend, compile_hints):
+    from flydsl.compiler.jit_function import _use_external_binary_codegen
+
+    return _use_external_binary_codegen()
+
+
+def _hoisted(module, chip, rest):
+    """hoist.at_slot, or one logged reason and FlyDSL's own compile."""
+    import hoist
+
+    name = _kernel_names(module)
+    try:
+        hoist.at_slot(module, name, chip, rest)
+        return True
+    except hoist.Fallback as error:
+        log(f"flyhoist: {name}: FlyDSL's own compile: {error}")
+    except Exception as error:  # a flyhoist bug must not be the user's error
+        log(
+            f"flyhoist: {name}: FlyDSL's own compile: "
+            f"flyhoist error {type(error).__name__}: {error}"
+        )
+    return False
+
+
 class BridgeBackend(RocmBackend):
     def pipeline_fragments(self, *, compile_hints):
         return split(super().pipeline_fragments(compile_hints=compile_hints))[1]
@@ -136,6 +167,15 @@ class BridgeBackend(RocmBackend):
             verifier=env.debug.enable_verifier,
             print_after_all=env.debug.print_after_all,
         )
+        if hoisting() and not _external(self, compile_hints):
+            rest = split(
+                super().pipeline_fragments(compile_hints=compile_hints)
+            )[1]
+            if _hoisted(module, self.target.arch, rest):
+                COUNTS["carried"] += 1
+            else:
+                COUNTS["fell back"] += 1
+            return
         text = module.operation.get_asm(enable_debug_info=True)
         back = through_mlir22(text, _kernel_names(module))
         if back is None:

@@ -72,7 +72,13 @@ def device_binaries(launcher):
 
 
 def compile_widths(
-    kernel, chip, widths, dump_dir=None, save_dir=None, backend="rocm"
+    kernel,
+    chip,
+    widths,
+    dump_dir=None,
+    save_dir=None,
+    backend="rocm",
+    on_compiled=None,
 ):
     """Compiles every width with FlyDSL's compile backend `backend`;
     returns (width, binaries, seconds) per width."""
@@ -92,9 +98,13 @@ def compile_widths(
         seconds = time.perf_counter() - start
         os.environ.pop("FLYDSL_DUMP_IR", None)
         binaries = device_binaries(launch)
+        if on_compiled:
+            on_compiled(width, launch)
         if save_dir:
             for number, blob in enumerate(binaries):
                 tag = "" if backend == "rocm" else f"-{backend}"
+                if os.environ.get("FLYHOIST_FLYDSL_HOIST") == "0":
+                    tag = "-roundtrip"
                 name = f"{kernel}-{chip}-w{width}{tag}-{number}.hsaco"
                 with open(os.path.join(save_dir, name), "wb") as out:
                     out.write(blob)
@@ -117,10 +127,15 @@ def _parse(argv):
         "--verbose", action="store_true", help="one line per width"
     )
     parser.add_argument(
+        "--alone",
+        action="store_true",
+        help="FlyDSL alone only (no flyhoist, no bridge)",
+    )
+    parser.add_argument(
         "--round-trip",
         action="store_true",
-        help="also compile through the bridge (FlyDSL -> MLIR 22 -> "
-        "FlyDSL, nothing hoisted) and compare",
+        help="also compile every width through the bridge (FlyDSL -> "
+        "MLIR 22 -> FlyDSL, nothing hoisted) and compare",
     )
     options = parser.parse_args(argv)
     if options.widths < 1:
@@ -160,6 +175,8 @@ def _round_trip(options, results):
     import backend
 
     backend.register()
+    backend.COUNTS.update({"carried": 0, "fell back": 0})
+    os.environ["FLYHOIST_FLYDSL_HOIST"] = "0"
     bridged = compile_widths(
         options.kernel,
         options.chip,
@@ -182,8 +199,42 @@ def _round_trip(options, results):
         f"through MLIR 22: {backend.COUNTS['carried']}, "
         f"FlyDSL's own compile: {backend.COUNTS['fell back']}"
     )
+    os.environ.pop("FLYHOIST_FLYDSL_HOIST")
     same = all(a[1] == b[1] for a, b in zip(results, bridged))
     return sum(len(blobs) for _, blobs, _ in bridged), same
+
+
+def _with_flyhoist(options, results):
+    """Compiles every width with flyhoist in FlyDSL's JIT; prints its
+    figures; returns (B, traces read, launch values all as matched, round
+    trip identical on the widths it compiled alone, how many those are)."""
+    import widths_hoist
+
+    hoisted = widths_hoist.compile_hoisted(
+        options, widths_for(options.widths), compile_widths
+    )
+    produced, bad = widths_hoist.report(options, results, hoisted)
+    alone = [
+        (mine, theirs)
+        for (_, mine, _, record, _), (_, theirs, _) in zip(hoisted, results)
+        if record is None or record["how"] == "alone"
+    ]
+    same = all(mine == theirs for mine, theirs in alone)
+    traced = widths_hoist.traced()
+    return produced, traced, not bad, same, len(alone)
+
+
+def _alone_main(options, results, count, line):
+    """--alone: FlyDSL alone's line, and with --round-trip the bridge's."""
+    if not options.round_trip:
+        print(line)
+        return 0 if count == len(results) else 1
+    bridged_count, same = _round_trip(options, results)
+    print(
+        f"{line}; round trip: {bridged_count} device binaries, "
+        f"identical: {'yes' if same else 'no'}"
+    )
+    return 0 if count == len(results) and same else 1
 
 
 def main(argv=None):
@@ -198,15 +249,25 @@ def main(argv=None):
     )
     count = _report_alone(results, options.verbose)
     line = f"flydsl alone: {count} device binaries"
-    if not options.round_trip:
-        print(line)
-        return 0 if count == len(results) else 1
-    bridged_count, same = _round_trip(options, results)
-    print(
-        f"{line}; round trip: {bridged_count} device binaries, "
-        f"identical: {'yes' if same else 'no'}"
+    if options.alone:
+        return _alone_main(options, results, count, line)
+    produced, traced, launches_ok, same, checked = _with_flyhoist(
+        options, results
     )
-    return 0 if count == len(results) and same else 1
+    if options.round_trip:
+        _, same = _round_trip(options, results)
+        checked = len(results)
+    print(
+        f"round trip (FlyDSL -> MLIR 22 -> FlyDSL, nothing hoisted) "
+        f"compared with FlyDSL alone on {checked} of {len(results)} widths"
+        + ("" if options.round_trip else " (those flyhoist compiled alone)")
+    )
+    print(
+        f"{line}; with flyhoist: {produced} device binaries, traced "
+        f"{traced}; round trip identical: {'yes' if same else 'no'}"
+    )
+    ok = count == len(results) and same and launches_ok
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
