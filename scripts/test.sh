@@ -33,7 +33,7 @@ if ! "$tools/bin/ruff" --version 2>/dev/null | grep -qx "ruff $ruff_version"; th
     "ruff==$ruff_version"
 fi
 (cd "$root" && "$tools/bin/ruff" check --quiet python examples bench fuzz \
-  test/Python)
+  frontends test/Python)
 
 "$root/scripts/build.sh"
 
