@@ -20,6 +20,11 @@ reuses the template) against one compile of the template.
 
   bench/infer_widths.py [--count 125] [--kernel FILE:CHIP ...] [--canonicalize]
                         [--cache-dir DIR] [--remote URL] [--part first|second]
+                        [--isa 1,256,100]
+
+With --isa, per listed width: the ISA (instructions, SGPRs, VGPRs) of the
+template the width launched on, hoisted as inference hoists it, against
+the width's own trace compiled specialized (bench/derived_isa.py).
 
 With --cache-dir (and --remote), `--part first` and then `--part second` in
 a new process show what persisted inference gives a new process (or, with
@@ -34,6 +39,7 @@ import platform
 import re
 import statistics
 import sys
+import tempfile
 import time
 
 import common
@@ -157,9 +163,33 @@ def run_kernel(path, chip, widths, pipeline, settings):
         'trace': statistics.median(traced) if traced else 0.0,
         'log': log[:3], 'disk': cache.disk_hits, 'remote': cache.remote_hits,
     }
+    # A width launched on its own object (the first one) is compared with
+    # the template that serves the others: what it would cost there.
+    latest = next((t for t in reversed(list(templates.values())) if t), None)
+    result['isa'] = [
+        (w, launches[w].specialized,
+         isa_pair(templates[w] or latest, trace({'max_blocks_per_seq': w}),
+                  chip, cache._inference.options))
+        for w in settings.isa if w in templates]
     cache.close()
     frontend.close()
     return result
+
+
+def isa_pair(template, specialized, chip, options):
+    """(the template's cost, the specialized trace's), per
+    derived_isa.isa_cost; None for a width with no template."""
+    if template is None:
+        return None
+    derived_isa = common.sibling('derived_isa')
+    fly_opt = common.find_fly_opt(None)
+    with tempfile.TemporaryDirectory() as workdir:
+        # The options inference hoists with (offset tails hoisted).
+        options = ' ' + ' '.join(o for o in options.split()
+                                 if o.startswith('hoist-immediate-offsets'))
+        return (derived_isa.isa_cost(fly_opt, template, chip, workdir,
+                                     options),
+                derived_isa.isa_cost(fly_opt, specialized, chip, workdir))
 
 
 def main():
@@ -176,6 +206,9 @@ def main():
                         choices=('all', 'first', 'second'),
                         help='the first or second half of the widths only '
                              '(a first and a second process)')
+    parser.add_argument('--isa', type=lambda t: [int(w) for w in
+                                                 t.split(',') if w],
+                        default=[], help='widths whose ISA is compared')
     args = parser.parse_args()
     kernels = KERNELS
     if args.kernel:
@@ -211,6 +244,16 @@ def main():
                   f"{r['compile'] / r['get']:.1f}x")
         for line in r['log']:
             print(f'  log: {line}')
+        for width, own, pair in r['isa']:
+            if pair is None:
+                print(f'  isa width={width}: no template')
+                continue
+            t, sp = pair
+            own = ' (launched on its own object)' if own else ''
+            print(f"  isa width={width}{own}: template {t['instructions']} "
+                  f"instructions, {t['sgpr']} SGPRs, {t['vgpr']} VGPRs "
+                  f"(arguments {t['hoisted']}); specialized "
+                  f"{sp['instructions']}, {sp['sgpr']}, {sp['vgpr']}")
     return 1 if failed else 0
 
 

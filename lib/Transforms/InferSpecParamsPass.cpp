@@ -77,6 +77,21 @@ struct InferSpecParamsPass
     return result;
   }
 
+  /// A remark per parameter: where it came from and, when derived, how the
+  /// kernel computes it.
+  static void emitInferredRemark(const InferredParam &param) {
+    InFlightDiagnostic remark = emitRemark(param.location)
+                                << "inferred spec.param '" << param.name
+                                << "' of type " << param.type << ": ";
+    llvm::interleave(
+        param.values, [&](int64_t v) { remark << v; }, [&] { remark << ", "; });
+    remark << " in the traces (" << param.numUses << " use"
+           << (param.numUses == 1 ? "" : "s") << ")";
+    if (param.derived)
+      remark << ", computed in the kernel as " << param.derived->scale << " * "
+             << param.derived->root << " + " << param.derived->offset;
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     Operation *base = module;
@@ -113,20 +128,8 @@ struct InferSpecParamsPass
         inferSpecParams(base, others, *frontend, nullptr, true, derive);
     if (failed(params))
       return signalPassFailure();
-    for (const InferredParam &param : *params) {
-      InFlightDiagnostic remark = emitRemark(param.location)
-                                  << "inferred spec.param '" << param.name
-                                  << "' of type " << param.type << ": ";
-      llvm::interleave(
-          param.values, [&](int64_t v) { remark << v; },
-          [&] { remark << ", "; });
-      remark << " in the traces (" << param.numUses << " use"
-             << (param.numUses == 1 ? "" : "s") << ")";
-      if (param.derived)
-        remark << ", computed in the kernel as " << param.derived->scale
-               << " * " << param.derived->root << " + "
-               << param.derived->offset;
-    }
+    for (const InferredParam &param : *params)
+      emitInferredRemark(param);
     if (nested.empty())
       return;
     // The result is the first trace, as a plain module: its ops and
