@@ -93,12 +93,16 @@ static bool isBeforeInPreOrder(Operation *a, Operation *b) {
   };
   unsigned depthA = depthOf(a), depthB = depthOf(b);
   // An op comes before every op nested in it.
-  for (; depthA > depthB; --depthA)
-    if ((a = a->getParentOp()) == b)
+  for (; depthA > depthB; --depthA) {
+    a = a->getParentOp();
+    if (a == b)
       return false;
-  for (; depthB > depthA; --depthB)
-    if ((b = b->getParentOp()) == a)
+  }
+  for (; depthB > depthA; --depthB) {
+    b = b->getParentOp();
+    if (b == a)
       return true;
+  }
   // Now at one depth: up to the ops with one parent.
   while (a->getParentOp() != b->getParentOp()) {
     a = a->getParentOp();
@@ -177,16 +181,17 @@ struct mlir::flyhoist::ParamUseScratch::Storage {
 ParamUseScratch::ParamUseScratch() : impl(std::make_unique<Storage>()) {}
 ParamUseScratch::~ParamUseScratch() = default;
 
-namespace {
-using Kind = UseVerdict::Kind;
-using UseEdge = ParamUseScratch::Storage::UseEdge;
-
 /// Calls `f` with each parameter in `params`.
-template <typename Fn> void forEachParam(ArrayRef<uint64_t> params, Fn f) {
+template <typename Fn>
+static void forEachParam(ArrayRef<uint64_t> params, Fn f) {
   for (auto [w, word] : llvm::enumerate(params))
     for (uint64_t rest = word; rest; rest &= rest - 1)
       f(static_cast<unsigned>(w * 64 + llvm::countr_zero(rest)));
 }
+
+namespace {
+using Kind = UseVerdict::Kind;
+using UseEdge = ParamUseScratch::Storage::UseEdge;
 
 /// One propagation of every parameter of a kernel at once: each node (value,
 /// facet) holds the set of parameters that reach it.
