@@ -7,6 +7,8 @@ diagnostics MLIR emits, rendered as `file:line:col: severity: message`.
 pass's option string, the manifest, fingerprints, pipelines and code objects.
 """
 
+from __future__ import annotations
+
 import json
 import threading
 
@@ -110,7 +112,7 @@ class Context:
             self._diagnostics.append(f'<diagnostic not rendered: {error}>')
         return 1  # handled
 
-    def take_diagnostics(self):
+    def take_diagnostics(self) -> list[str]:
         """Every diagnostic emitted since the last call, one line each."""
         taken, self._diagnostics = self._diagnostics, []
         self.errors = 0
@@ -118,7 +120,8 @@ class Context:
 
     # -- modules ------------------------------------------------------------
 
-    def parse(self, text, source_name='<frontend>'):
+    def parse(self, text: str,
+              source_name: str = '<frontend>') -> Module:
         """Parses a `builtin.module` (text or bytecode); `source_name` is the
         file name of its locations. Raises MLIRError."""
         with self.lock:
@@ -190,13 +193,13 @@ class Module:
             return self.lib.mlirStringAttrGetValue(attr).str()
         return None
 
-    def text(self):
+    def text(self) -> str:
         out = _Collector()
         with self.context.lock:
             self.lib.mlirOperationPrint(self.op, out.callback, None)
         return out.text()
 
-    def bytecode(self):
+    def bytecode(self) -> bytes:
         """MLIR bytecode of the module, locations included: what a compile
         worker's context parses back to it, its errors located as here."""
         out = _Collector()
@@ -210,11 +213,11 @@ class Module:
             return self.context._location(
                 self.lib.mlirOperationGetLocation(op or self.op))
 
-    def clone(self):
+    def clone(self) -> Module:
         with self.context.lock:
             return Module(self.context, self.lib.mlirOperationClone(self.op))
 
-    def hoist(self, options=''):
+    def hoist(self, options: str = '') -> dict:
         """Runs hoist-stride-specialization with the pass's option string
         (e.g. "hoist-into-host=true divisibility=16") and returns the
         manifest. The remarks are left in `self.remarks`. Raises HoistError
@@ -253,7 +256,7 @@ class Module:
                 raise error(f'pipeline {pipeline!r} failed', diagnostics)
             self.remarks = diagnostics
 
-    def manifest(self):
+    def manifest(self) -> dict:
         """The hoisting manifest (docs/MANIFEST.md), as a dict."""
         out = _Collector()
         with self.context.lock:
@@ -264,12 +267,12 @@ class Module:
             raise MLIRError('no manifest', diagnostics)
         return json.loads(out.bytes())
 
-    def gpu_modules(self):
+    def gpu_modules(self) -> dict:
         """{symbol: MlirOperation} of the gpu.module ops, in module order."""
         return {self._symbol(op): op for op in self._walk()
                 if self.op_name(op) == 'gpu.module'}
 
-    def fingerprints(self):
+    def fingerprints(self) -> dict[str, str]:
         """{gpu.module symbol: fingerprint}, by flyhoistPrintFingerprint."""
         result = {}
         with self.context.lock:
@@ -282,7 +285,7 @@ class Module:
                 result[symbol] = out.text()
         return result
 
-    def binaries(self):
+    def binaries(self) -> dict[str, bytes]:
         """{gpu.binary symbol: object bytes} (the first object of each)."""
         lib = self.lib
         result = {}
@@ -300,7 +303,7 @@ class Module:
                     lib.mlirGPUObjectAttrGetObject(first).bytes()
         return result
 
-    def compile(self, target):
+    def compile(self, target: Target) -> dict[str, bytes]:
         """Compiles a copy of the module (this one is left as it is) with
         `target`'s pipeline (a Target, or a pipeline's text) and returns
         {gpu.module symbol: object bytes}. Raises CompileError. It runs in
