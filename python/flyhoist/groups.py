@@ -16,6 +16,8 @@ import re
 from fractions import Fraction
 
 from .contract import kept_reason_text
+from .ir import HoistError
+from .variant import Variant
 
 #: Traces a group keeps to learn from: its first and its latest ones (the
 #: last is the base of its template).
@@ -235,6 +237,28 @@ def computed_in_kernel(inferred, present):
                 computed[param['name']] = (root['name'],) + fit
                 break
     return kept, computed
+
+
+def offset_tails(base, options, inference_options, kernel, values):
+    """'offset tails hoisted ...' naming the template's parameters that the
+    cache's own `options` would keep as an instruction's immediate offset
+    (inference hoists them: a compile per value saved for an add per access
+    they reach, bench/RESULTS.md 8b), or None. One more hoisting pass run,
+    no compile."""
+    if options == inference_options:
+        return None
+    module = base.clone()
+    try:
+        variant = Variant(kernel, values, module.hoist(options), ())
+    except HoistError:
+        return None
+    finally:
+        module.close()
+    tails = sorted(n for n, (_, entry) in variant.kept.items()
+                   if entry.get('reason') == 'immediate-offset')
+    return (f'offset tails hoisted (an add per access instead of an '
+            f'immediate offset): {", ".join(map(repr, tails))}'
+            if tails else None)
 
 
 def derived_text(name, rule):

@@ -37,7 +37,7 @@ import re
 
 from .groups import (MAX_PAIRINGS, KernelState, broken_text,
                      computed_in_kernel, derive, derived_text, disagreement,
-                     folded_note, kept_text)
+                     folded_note, kept_text, offset_tails)
 from .ir import HoistError, MLIRError
 from .matching import TraceMismatch, infer_spec_params, match_spec_params
 from .persist import Persistence, decode as persist_decode, stable_name
@@ -187,7 +187,8 @@ class Inference:
             return f'not hoisted: {str(error).splitlines()[-1]}'
         values = {**params, **matched}
         variant = Variant(kernel, values, manifest, set(matched))
-        variant.computed = computed
+        variant.computed, variant.tails = computed, offset_tails(
+            base, self.cache.options, self.options, kernel, values)
         kept = [n for n in varying if n not in variant.hoisted]
         failure = variant.failure(values, args)
         if len(kept) == len(varying) or failure is not None:
@@ -275,6 +276,7 @@ class Inference:
             if rules:
                 kept = kept + [f'{title}: ' + ', '.join(
                     derived_text(n, r) for n, r in sorted(rules.items()))]
+        kept = kept + ([variant.tails] if variant.tails else [])
         what = ', '.join(repr(n) for n in sorted(variant.hoisted)) or 'none'
         why = (f'split from {paired}' if split else
                f'{"widened" if widened else "learned"} from '
