@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Compiles a FlyDSL kernel (frontends/flydsl) for N widths through the
-# published FlyDSL package, COMPILE_ONLY (no GPU), and counts its device
-# binaries:
+# published FlyDSL package, COMPILE_ONLY (no GPU), alone and then with
+# flyhoist inside FlyDSL's JIT (the `flyhoist` compile backend), and counts
+# the device binaries:
 #   scripts/flydsl.sh --kernel {gather,prefill} --chip {gfx942,gfx950} --widths N
-#     [--dump-dir DIR] [--save-dir DIR] [--verbose]
-# The last line is "flydsl alone: A device binaries" (A = N expected).
+#     [--alone] [--round-trip] [--dump-dir DIR] [--save-dir DIR] [--verbose]
+# The last line is "flydsl alone: A device binaries; with flyhoist: B device
+# binaries, traced N; round trip identical: yes|no" (docs/FLYDSL.md); with
+# --alone, "flydsl alone: A device binaries".
 # Needs the venv that scripts/setup.sh makes (scripts/setup-flydsl.sh);
 # FLYHOIST_FLYDSL_VENV names another one.
 set -euo pipefail
