@@ -18,10 +18,9 @@ using namespace mlir;
 using namespace mlir::flyhoist;
 using namespace mlir::flyhoist::models;
 
-namespace {
 /// Whether the affine map operand `position` (dims first, then symbols)
 /// takes part in a division or remainder in `map`.
-bool isDividedInMap(AffineMap map, unsigned position) {
+static bool isDividedInMap(AffineMap map, unsigned position) {
   bool isDim = position < map.getNumDims();
   unsigned index = isDim ? position : position - map.getNumDims();
   auto mentions = [&](AffineExpr expr) {
@@ -43,8 +42,9 @@ bool isDividedInMap(AffineMap map, unsigned position) {
 
 /// A use among the map operands `mapOperands` of an affine op with `map`:
 /// `verdict` unless the map divides that operand.
-UseVerdict affineMapOperand(AffineMap map, MutableOperandRange mapOperands,
-                            OpOperand &use, UseVerdict verdict) {
+static UseVerdict affineMapOperand(AffineMap map,
+                                   MutableOperandRange mapOperands,
+                                   OpOperand &use, UseVerdict verdict) {
   unsigned position = 0;
   for (OpOperand &operand : mapOperands) {
     if (&operand == &use)
@@ -56,6 +56,7 @@ UseVerdict affineMapOperand(AffineMap map, MutableOperandRange mapOperands,
   return unclassified();
 }
 
+namespace {
 struct AffineAccess {
   template <typename OpTy>
   static UseVerdict classify(OpTy op, OpOperand &use, unsigned facet) {

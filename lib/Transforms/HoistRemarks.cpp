@@ -40,7 +40,7 @@ void mlir::flyhoist::remarkOnDecision(const KernelPlan &kernel,
         << ": "
         << spec::describeKeepReason(param.reason, kernel.kernel->kindName());
     if (param.blockingLoc)
-      remark.attachNote(*param.blockingLoc)
+      remark.attachNote(param.blockingLoc)
           << "needs '" << param.name.getValue() << "' as a constant here";
     return;
   }
