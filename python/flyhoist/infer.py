@@ -172,7 +172,7 @@ class Inference:
                 folded_note(params, group)
         samples_of = inferred
         inferred, computed = computed_in_kernel(
-            inferred, template_values(base) or {})
+            inferred, template_values(base) or {p['name'] for p in inferred})
         varying = [p['name'] for p in inferred]
         if not varying:  # the same trace, up to where constants sit
             base.close()
