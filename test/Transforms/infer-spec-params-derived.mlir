@@ -239,3 +239,55 @@ module {
     }
   }
 }
+
+// -----
+
+// No frontend name among the values: the root is the parameter the others
+// are integral functions of (w, not 4*w, which comes first in IR order);
+// a negative scale (100 - w) derives as well.
+
+// CHECK-LABEL: func.func @root_choice
+// CHECK-DAG:     spec.param "p1" = 2 : i32
+// CHECK-DAG:     arith.constant {flyhoist.derived = "p0"} 4 : i32
+// CHECK-DAG:     arith.constant {flyhoist.derived = "p2"} -1 : i32
+// CHECK-DAG:     arith.constant {flyhoist.derived = "p2"} 100 : i32
+// CHECK-NOT:     spec.param "p0"
+// CHECK-NOT:     spec.param "p2"
+module {
+  module {
+    func.func @root_choice(%r: i32) -> i32 {
+      %c8 = arith.constant 8 : i32
+      %c2 = arith.constant 2 : i32
+      %c98 = arith.constant 98 : i32
+      // expected-remark @+1 {{'p0' of type 'i32': 8, 20, 28 in the traces (1 use), computed in the kernel as 4 * p1 + 0}}
+      %a = arith.muli %r, %c8 : i32
+      // expected-remark @+1 {{'p1' of type 'i32': 2, 5, 7 in the traces (1 use)}}
+      %b = arith.muli %a, %c2 : i32
+      // expected-remark @+1 {{'p2' of type 'i32': 98, 95, 93 in the traces (1 use), computed in the kernel as -1 * p1 + 100}}
+      %c = arith.addi %b, %c98 : i32
+      return %c : i32
+    }
+  }
+  module {
+    func.func @root_choice(%r: i32) -> i32 {
+      %c8 = arith.constant 20 : i32
+      %c2 = arith.constant 5 : i32
+      %c98 = arith.constant 95 : i32
+      %a = arith.muli %r, %c8 : i32
+      %b = arith.muli %a, %c2 : i32
+      %c = arith.addi %b, %c98 : i32
+      return %c : i32
+    }
+  }
+  module {
+    func.func @root_choice(%r: i32) -> i32 {
+      %c8 = arith.constant 28 : i32
+      %c2 = arith.constant 7 : i32
+      %c98 = arith.constant 93 : i32
+      %a = arith.muli %r, %c8 : i32
+      %b = arith.muli %a, %c2 : i32
+      %c = arith.addi %b, %c98 : i32
+      return %c : i32
+    }
+  }
+}
