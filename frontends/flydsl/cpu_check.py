@@ -36,14 +36,14 @@ sys.path.insert(0, os.path.join(ROOT, "bench", "gpu"))
 BLOCK, HEAD_BYTES, SEQS = 16, 128, 2
 
 
-def slot_text(chip, width, work):
-    """FlyDSL's module at the slot (10_canonicalize) for the gather at W."""
+def slot_text(chip, width, work, kernel="gather"):
+    """FlyDSL's module at the slot (10_canonicalize) for the kernel at W."""
     import compile_widths
 
-    dump = os.path.join(work, f"w{width}")
+    dump = os.path.join(work, f"{kernel}-w{width}")
     # FlyDSL says where it dumps on stdout: not part of this report.
     with contextlib.redirect_stdout(sys.stderr):
-        compile_widths.compile_widths("gather", chip, [width], dump_dir=dump)
+        compile_widths.compile_widths(kernel, chip, [width], dump_dir=dump)
     for base, _, files in os.walk(dump):
         if "10_canonicalize.mlir" in files:
             return open(os.path.join(base, "10_canonicalize.mlir")).read()
@@ -85,6 +85,19 @@ def run(text, width, tensors, extra):
     return bytes(memory.tensors["out"])
 
 
+def matched(template, own, fallback):
+    """(values, how): the template's values in the trace `own`, or
+    `fallback` where it does not match."""
+    import hoist
+
+    flyhoist = hoist._flyhoist()
+    try:
+        with hoist._context().parse(own, "trace") as trace:
+            return flyhoist.match_spec_params(template, trace), "matched"
+    except flyhoist.TraceMismatch:
+        return fallback, "not matched"
+
+
 def cpu_error():
     import flydsl_cpu as cpu
 
@@ -96,7 +109,8 @@ def _patch_interpreter():
     import flydsl_cpu as cpu
 
     def block_id(th, op, a):
-        x, y = th.group.bid
+        bid = th.group.bid
+        x, y = bid if isinstance(bid, tuple) else (bid, 0)
         return [x if "dim x" in op.props else y if "dim y" in op.props else 0]
 
     cpu.HANDLERS["gpu.block_id"] = block_id
@@ -152,14 +166,8 @@ def main(argv=None):
     for width in [int(w) for w in options.widths.split(",")]:
         own = bridge.to_mlir22(slot_text(options.chip, width, work),
                                backend.TBLGEN, backend.INCLUDE)
-        try:
-            flyhoist = hoist._flyhoist()
-            with hoist._context().parse(own, "trace") as trace:
-                values = flyhoist.match_spec_params(template, trace)
-            how = "matched"
-        except Exception:
-            values = {"p0": width, "p1": BLOCK * width, "p2": BLOCK * width}
-            how = "not matched"
+        values, how = matched(template, own, {
+            "p0": width, "p1": BLOCK * width, "p2": BLOCK * width})
         hoisted_text, plan = hoist._instantiate(template, values)
         order = sorted(
             (e["argument"], values[e["name"]])
