@@ -18,6 +18,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
@@ -324,7 +325,15 @@ mlir::flyhoist::inferSpecParams(Operation *base, ArrayRef<Operation *> others,
     replaced.emplace_back(use, it->second);
   }
   SmallVector<std::optional<Derivation>> derivations(params.size());
-  if (derive)
+  // The kernel computes a derived index at the layout's index width, which
+  // matching evaluates only at 64 bits: with a narrower index, no
+  // derivation.
+  bool wideIndex = DataLayout::closest(base).getTypeSizeInBits(
+                       IndexType::get(base->getContext())) ==
+                   IndexType::kInternalStorageBitWidth;
+  if (derive && (wideIndex || llvm::none_of(params, [](const InferredParam &p) {
+                   return p.type.isIndex();
+                 })))
     derivations = findDerivations(params, frontend);
   for (auto [param, derivation] : llvm::zip(params, derivations))
     param.derived = derivation;

@@ -4,6 +4,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -65,6 +66,12 @@ evaluate(Value value, function_ref<std::optional<int64_t>(ParamOp)> root,
          unsigned depth) {
   Operation *def = value.getDefiningOp();
   if (!def || depth > 8 || !value.getType().isIntOrIndex())
+    return failure();
+  // An index narrower than 64 bits (a data layout on the module) would
+  // compute at another width than the one evaluated here: not evaluated.
+  if (value.getType().isIndex() &&
+      DataLayout::closest(def).getTypeSizeInBits(value.getType()) !=
+          IndexType::kInternalStorageBitWidth)
     return failure();
   unsigned width = derivedWidth(value.getType());
   if (auto param = dyn_cast<ParamOp>(def)) {

@@ -291,3 +291,45 @@ module {
     }
   }
 }
+
+// -----
+
+// A 32-bit index (the module's data layout): the kernel would compute a
+// derived index at 32 bits, which matching does not evaluate; nothing is
+// derived.
+
+// CHECK-LABEL: func.func @narrow_index
+// CHECK-DAG:     spec.param "width" = 64 : index
+// CHECK-DAG:     spec.param "p0" = 256 : index
+// CHECK-NOT:     flyhoist.derived
+module {
+  module attributes {dlti.dl_spec = #dlti.dl_spec<index = 32>} {
+    func.func @narrow_index(%r: index) -> index {
+      %c64 = arith.constant 64 : index
+      %c256 = arith.constant 256 : index
+      // expected-remark @+1 {{'width' of type 'index': 64, 100, 7 in the traces (1 use)}}
+      %a = arith.muli %r, %c64 : index
+      // expected-remark @+1 {{'p0' of type 'index': 256, 400, 28 in the traces (1 use)}}
+      %b = arith.muli %a, %c256 : index
+      return %b : index
+    }
+  }
+  module attributes {dlti.dl_spec = #dlti.dl_spec<index = 32>} {
+    func.func @narrow_index(%r: index) -> index {
+      %c64 = arith.constant 100 : index
+      %c256 = arith.constant 400 : index
+      %a = arith.muli %r, %c64 : index
+      %b = arith.muli %a, %c256 : index
+      return %b : index
+    }
+  }
+  module attributes {dlti.dl_spec = #dlti.dl_spec<index = 32>} {
+    func.func @narrow_index(%r: index) -> index {
+      %c64 = arith.constant 7 : index
+      %c256 = arith.constant 28 : index
+      %a = arith.muli %r, %c64 : index
+      %b = arith.muli %a, %c256 : index
+      return %b : index
+    }
+  }
+}

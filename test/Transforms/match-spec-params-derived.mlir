@@ -226,3 +226,33 @@ module {
     }
   }
 }
+
+// -----
+
+// A template with a 32-bit index (its data layout) whose derived index
+// values were forged: not evaluated, no match.
+
+module {
+  module attributes {dlti.dl_spec = #dlti.dl_spec<index = 32>} {
+    func.func @narrow(%r: index) -> index {
+      %w = spec.param "width" = 64 : index
+      %w1 = spec.param "width" = 64 : index
+      %c4 = arith.constant {flyhoist.derived = "p0"} 4 : index
+      %p0 = arith.muli %w1, %c4 {flyhoist.derived = "p0"} : index
+      %a = arith.muli %r, %w : index
+      // expected-error @+1 {{operand 1 is a value derived for 'p0' that cannot be computed}}
+      %b = arith.muli %a, %p0 : index
+      return %b : index
+    }
+  }
+  module attributes {dlti.dl_spec = #dlti.dl_spec<index = 32>} {
+    func.func @narrow(%r: index) -> index {
+      %c9 = arith.constant 9 : index
+      // expected-note @+1 {{the trace here}}
+      %c36 = arith.constant 36 : index
+      %a = arith.muli %r, %c9 : index
+      %b = arith.muli %a, %c36 : index
+      return %b : index
+    }
+  }
+}
