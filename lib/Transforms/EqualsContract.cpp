@@ -252,7 +252,7 @@ static Attribute describeOperand(Value value, FunctionOpInterface function) {
   if (auto dim = dyn_cast<memref::DimOp>(def))
     if (std::optional<int64_t> index = dim.getConstantIndex())
       return describePart(describeOperand(dim.getSource(), function),
-                          spec::ArgumentPart::Size, *index);
+                          spec::ArgumentPart::Size, index);
   return unverifiable("result " + Twine(result) + " of '" +
                       def->getName().getStringRef() + "'");
 }
