@@ -19,6 +19,7 @@ import os
 import shlex
 import subprocess
 import sys
+import time
 
 from flydsl.compiler.backends import register_backend
 from flydsl.compiler.backends.rocm import RocmBackend
@@ -29,6 +30,8 @@ import bridge
 NAME = "flyhoist"
 # How many kernels went through MLIR 22 and how many fell back (this process).
 COUNTS = {"carried": 0, "fell back": 0}
+# The last compile's time in the head of FlyDSL's pipeline (up to the slot).
+TIMES = {"head_s": 0.0}
 SLOT = ("convert-fly-to-rocdl", "canonicalize")
 _ROOT = os.path.dirname(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -161,12 +164,14 @@ class BridgeBackend(RocmBackend):
         if not head:
             return
         # FlyDSL's own runner: a failing pass fails as it would without us.
+        started = time.perf_counter()
         _run_pipeline(
             module,
             head,
             verifier=env.debug.enable_verifier,
             print_after_all=env.debug.print_after_all,
         )
+        TIMES["head_s"] = time.perf_counter() - started
         if hoisting() and not _external(self, compile_hints):
             rest = split(
                 super().pipeline_fragments(compile_hints=compile_hints)

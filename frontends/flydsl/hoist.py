@@ -303,7 +303,15 @@ def at_slot(module, name, chip, rest):
             op.operation.erase()
         for op in list(fresh.body.operations):
             module.body.append(op.operation)
+    seconds = time.perf_counter() - started
     LAUNCHES.append(
-        {"kernel": name, "how": how, "hoisted": hoisted, "key": key}
+        {
+            "kernel": name,
+            "how": how,
+            "hoisted": hoisted,
+            "key": key,
+            "slot_s": seconds,
+            "head_s": backend.TIMES["head_s"],
+        }
     )
-    STATS["slot_s"] += time.perf_counter() - started
+    STATS["slot_s"] += seconds

@@ -133,8 +133,37 @@ def report(options, alone, hoisted):
         f"{len(alone_widths)} ({_widths_text(alone_widths)}); launch values "
         f"as matched: {len(hoisted) - len(bad)} of {len(hoisted)}"
     )
+    _cost_line(alone, hoisted, stats)
     produced = stats["binaries"] + len(hows.get("FlyDSL's own", []))
     return produced, bad
+
+
+def _cost_line(alone, hoisted, stats):
+    """A new (matched) width's cost, split, against one FlyDSL compile."""
+    import statistics
+
+    matched = [
+        (seconds, record)
+        for _, _, seconds, record, _ in hoisted
+        if record and record["how"] == "matched"
+    ]
+    if not matched or not stats["binaries"]:
+        return
+
+    def median_ms(values):
+        return statistics.median(values) * 1000
+
+    total = median_ms([s for s, _ in matched])
+    head = median_ms([r["head_s"] for _, r in matched])
+    slot = median_ms([r["slot_s"] for _, r in matched])
+    print(
+        f"a matched width (median of {len(matched)}): {total:.0f} ms = "
+        f"FlyDSL's trace and host side {total - head - slot:.0f} + the head "
+        f"of its pipeline {head:.0f} + flyhoist at the slot {slot:.0f}; "
+        f"one FlyDSL compile alone (median): "
+        f"{median_ms([s for _, _, s in alone]):.0f} ms, of it a device "
+        f"binary about {stats['binary_s'] / stats['binaries'] * 1000:.0f} ms"
+    )
 
 
 def traced():
