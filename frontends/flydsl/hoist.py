@@ -25,6 +25,7 @@ FlyDSL's pipeline lowers only its host code.
 """
 
 import hashlib
+import json
 import os
 import re
 import subprocess
@@ -38,8 +39,10 @@ _ROOT = os.path.dirname(
     os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 )
 # Pass options as flyhoist's inference uses them: offset tails hoisted too
-# (one device binary per template; each costs an add per access).
-HOIST_OPTIONS = "hoist-immediate-offsets=true"
+# (one device binary per template; each costs an add per access). A kept
+# parameter becomes its constant (FlyDSL has no `spec` dialect): its
+# gpu.module then differs per value, and so does its device binary.
+HOIST_OPTIONS = "hoist-immediate-offsets=true materialize-kept=true"
 # How many traces compiled alone a new trace tries to pair with.
 MAX_PAIRINGS = 4
 
@@ -129,9 +132,8 @@ def _instantiate(template, values):
             ],
             text,
         )
-        import json
-
-        plan = json.load(open(manifest.name))
+        with open(manifest.name) as written:
+            plan = json.load(written)
     return strip_record(out), plan
 
 
