@@ -54,109 +54,84 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 import refcore
 import common  # bench/gpu/common.py: bench/common.py
+from flydsl_ir import (  # noqa: E402,F401
+    split_top,
+    parse_type,
+    size_of,
+    f32,
+    signed,
+    to_bytes,
+    from_bytes,
+    Op,
+    Block,
+    RESULT,
+    Parser,
+    find_ops,
+    prop,
+    prop_ints)
+from flydsl_handlers import (  # noqa: E402,F401
+    KernelError,
+    Memory,
+    ICMP,
+    elementwise,
+    scalar_type,
+    parse_constant,
+    fp4_value,
+    h_binary,
+    h_float,
+    h_divui,
+    h_remui,
+    h_cast,
+    h_constant,
+    h_cmpi,
+    h_select,
+    h_bitcast,
+    h_sitofp,
+    h_maximumf,
+    h_fma,
+    h_reduction,
+    h_shuffle,
+    h_interleave,
+    h_vextract,
+    h_broadcast,
+    h_gep,
+    h_load,
+    h_store,
+    h_undef,
+    _insert,
+    h_insertvalue,
+    h_extractvalue,
+    h_undef_of,
+    h_ptrtoint,
+    h_inttoptr,
+    h_from_elements,
+    h_addressof,
+    h_thread_id,
+    h_block_id,
+    h_make_rsrc,
+    buffer_address,
+    h_buffer_load,
+    h_buffer_store,
+    h_buffer_load_lds,
+    h_global_load_lds,
+    HANDLERS)
+from flydsl_wave import (  # noqa: E402,F401
+    WAVE,
+    Group,
+    Thread,
+    wave_readfirstlane,
+    wave_shuffle,
+    wave_mfma_scale_16x16x128,
+    fp8_e4m3fnuz,
+    wave_mfma_fp8_16x16x32,
+    wave_ds_bpermute,
+    WAVE_OPS,
+    run_kernel)
 
-WAVE = 64
 
 # ---------------------------------------------------------------------------
 # Types and values
 # ---------------------------------------------------------------------------
-
-
-def split_top(text, sep=','):
-    """Splits at top-level `sep` (outside <>, (), [], {})."""
-    parts, depth, cur = [], 0, ''
-    i = 0
-    while i < len(text):
-        c = text[i]
-        if text.startswith('->', i):
-            cur += '->'
-            i += 2
-            continue
-        if c in '<([{':
-            depth += 1
-        elif c in '>)]}':
-            depth -= 1
-        if c == sep and depth == 0:
-            parts.append(cur.strip())
-            cur = ''
-        else:
-            cur += c
-        i += 1
-    if cur.strip():
-        parts.append(cur.strip())
-    return parts
-
-
-def parse_type(t):
-    t = t.strip()
-    if t == 'index':
-        return ('i', 64)
-    m = re.fullmatch(r'i(\d+)', t)
-    if m:
-        return ('i', int(m.group(1)))
-    if t in ('f32', 'bf16'):
-        return (t,)
-    if t == '!gpu.async.token':   # the host's stream; never executed here
-        return ('token',)
-    m = re.fullmatch(r'vector<(\d+)x(.+)>', t)
-    if m:
-        return ('v', int(m.group(1)), parse_type(m.group(2)))
-    m = re.fullmatch(r'(?:!llvm\.)?ptr(?:<(\d+)>)?', t)
-    if m:
-        return ('p', int(m.group(1) or 0))
-    m = re.fullmatch(r'(?:!llvm\.)?struct<(?:packed )?\((.*)\)>', t)
-    if m:
-        return ('s', [parse_type(x) for x in split_top(m.group(1))])
-    raise ValueError(f'type not modelled: {t}')
-
-
-def size_of(ty):
-    if ty[0] == 'i':
-        return ty[1] // 8
-    if ty[0] == 'f32':
-        return 4
-    if ty[0] == 'bf16':
-        return 2
-    if ty[0] == 'v':
-        return ty[1] * size_of(ty[2])
-    raise ValueError(f'no size for {ty}')
-
-
-def f32(x):
-    """Rounds a Python float to float32."""
-    try:
-        return struct.unpack('<f', struct.pack('<f', x))[0]
-    except OverflowError:
-        return math.copysign(math.inf, x)
-
-
-def signed(v, bits):
-    return v - (1 << bits) if v >> (bits - 1) & 1 else v
-
-
-def to_bytes(value, ty):
-    if ty[0] == 'i':
-        return (value & ((1 << ty[1]) - 1)).to_bytes(ty[1] // 8, 'little')
-    if ty[0] == 'f32':
-        return struct.pack('<f', value)
-    if ty[0] == 'bf16':
-        return (refcore.f32_bits(value) >> 16).to_bytes(2, 'little')
-    if ty[0] == 'v':
-        return b''.join(to_bytes(x, ty[2]) for x in value)
-    raise ValueError(f'cannot store {ty}')
-
-
-def from_bytes(data, ty):
-    if ty[0] == 'i':
-        return int.from_bytes(data, 'little')
-    if ty[0] == 'f32':
-        return struct.unpack('<f', data)[0]
-    if ty[0] == 'bf16':
-        return refcore.bf16_value(int.from_bytes(data, 'little'))
-    if ty[0] == 'v':
-        n = size_of(ty[2])
-        return [from_bytes(data[i * n:(i + 1) * n], ty[2]) for i in range(ty[1])]
-    raise ValueError(f'cannot load {ty}')
 
 
 # ---------------------------------------------------------------------------
@@ -164,743 +139,9 @@ def from_bytes(data, ty):
 # ---------------------------------------------------------------------------
 
 
-class Op:
-    __slots__ = ('name', 'results', 'operands', 'props', 'attrs', 'regions',
-                 'operand_types', 'result_types', 'uid')
-
-
-class Block:
-    __slots__ = ('args', 'ops')
-
-
-RESULT = re.compile(r'\s*(%[\w$.-]+)(?::(\d+))?\s*(,|=)')
-
-
-class Parser:
-    """Reads `--mlir-print-op-generic` output (what fly-opt prints)."""
-
-    def __init__(self, text):
-        self.s = text
-        self.i = 0
-        self.count = 0
-
-    def ws(self):
-        while self.i < len(self.s) and self.s[self.i] in ' \t\r\n':
-            self.i += 1
-
-    def peek(self, tok):
-        self.ws()
-        return self.s.startswith(tok, self.i)
-
-    def expect(self, tok):
-        self.ws()
-        if not self.s.startswith(tok, self.i):
-            raise ValueError(f'expected {tok!r} at {self.s[self.i:self.i + 60]!r}')
-        self.i += len(tok)
-
-    def balanced(self, open_, close):
-        """The text between a balanced `open_` .. `close` pair (brackets of
-        one kind counted; strings skipped)."""
-        self.expect(open_)
-        start, depth = self.i, 1
-        while depth:
-            c = self.s[self.i]
-            if c == '"':
-                self.i = self.s.index('"', self.i + 1)
-            elif c == open_[-1]:
-                depth += 1
-            elif c == close[0]:
-                depth -= 1
-            self.i += 1
-        body = self.s[start:self.i - 1]
-        self.i += len(close) - 1
-        return body
-
-    def op(self):
-        op = Op()
-        op.uid = self.count
-        self.count += 1
-        op.results = []
-        if self.peek('%'):
-            # `%a, %b:2 =`: a result group of two is used as %b#0, %b#1.
-            while True:
-                m = RESULT.match(self.s, self.i)
-                name, n = m.group(1), m.group(2)
-                op.results += [f'{name}#{k}' for k in range(int(n))] if n else [name]
-                self.i = m.end()
-                if m.group(3) == '=':
-                    break
-        self.expect('"')
-        end = self.s.index('"', self.i)
-        op.name = self.s[self.i:end]
-        self.i = end + 1
-        op.operands = [x.strip() for x in self.balanced('(', ')').split(',') if x.strip()]
-        if self.peek('['):
-            self.balanced('[', ']')
-        op.props = self.balanced('<{', '}>') if self.peek('<{') else ''
-        op.regions = []
-        if self.peek('({'):
-            self.expect('(')
-            while True:
-                op.regions.append(self.region())
-                if self.peek(','):
-                    self.expect(',')
-                    continue
-                self.expect(')')
-                break
-        op.attrs = self.balanced('{', '}') if self.peek('{') else ''
-        self.expect(':')
-        eol = self.s.find('\n', self.i)
-        eol = len(self.s) if eol < 0 else eol
-        sig = self.s[self.i:eol].strip()
-        self.i = eol
-        # Strip a trailing location, if any.
-        sig = re.sub(r'\s+loc\(.*\)$', '', sig)
-        args, results = sig.split(' -> ', 1)
-        op.operand_types = [parse_type(t) for t in split_top(args.strip()[1:-1])]
-        results = results.strip()
-        if results.startswith('('):
-            results = results[1:-1]
-        op.result_types = [parse_type(t) for t in split_top(results)] if results else []
-        return op
-
-    def region(self):
-        self.expect('{')
-        blocks = []
-        block = None
-        while not self.peek('}'):
-            if self.peek('^'):
-                block = Block()
-                block.ops = []
-                m = re.compile(r'\s*\^\w+').match(self.s, self.i)
-                self.i = m.end()
-                block.args = []
-                if self.peek('('):
-                    for a in split_top(self.balanced('(', ')')):
-                        name, ty = a.split(':', 1)
-                        block.args.append((name.strip(), parse_type(ty)))
-                self.expect(':')
-                blocks.append(block)
-                continue
-            if block is None:
-                block = Block()
-                block.ops, block.args = [], []
-                blocks.append(block)
-            block.ops.append(self.op())
-        self.expect('}')
-        return blocks
-
-
-def find_ops(blocks, name):
-    for block in blocks:
-        for op in block.ops:
-            if op.name == name:
-                yield op
-            for region in op.regions:
-                yield from find_ops(region, name)
-
-
-def prop(op, key):
-    m = re.search(re.escape(key) + r' = ([^,}]+(?:<[^>]*>)?)', op.props)
-    if not m:
-        raise ValueError(f'{op.name}: no {key} in {op.props!r}')
-    return m.group(1).strip()
-
-
-def prop_ints(op, key):
-    m = re.search(re.escape(key) + r' = array<i\d+: ([^>]*)>', op.props)
-    return [int(x) for x in m.group(1).split(',')] if m and m.group(1).strip() else []
-
-
 # ---------------------------------------------------------------------------
 # Execution
 # ---------------------------------------------------------------------------
-
-
-class KernelError(Exception):
-    pass
-
-
-class Memory:
-    """Global tensors by name; LDS allocations per workgroup, each at an
-    address of the workgroup's LDS (`lds_bases`: name -> (base, size)), so
-    that pointer <-> integer casts round-trip."""
-
-    def __init__(self, tensors, lds_bases=None):
-        self.tensors = tensors
-        self.lds_bases = lds_bases or {}
-
-    def to_int(self, ptr):
-        space, key, off = ptr
-        if space != 'l':
-            raise KernelError(f'ptrtoint of a non-LDS pointer {ptr}')
-        return self.lds_bases[key][0] + off
-
-    def to_ptr(self, addr):
-        for key, (base, size) in self.lds_bases.items():
-            if base <= addr <= base + size:
-                return ('l', key, addr - base)
-        raise KernelError(f'inttoptr of LDS address {addr} outside every allocation')
-
-    def access(self, ptr, size, write, thread):
-        space, key, off = ptr
-        if space == 'g':
-            buf = self.tensors[key]
-            if off < 0 or off + size > len(buf):
-                raise KernelError(f'thread {thread.tid}: global access {key}[{off}:{off + size}] '
-                                  f'outside the tensor ({len(buf)} bytes)')
-            return buf
-        if space == 'l':
-            buf = thread.group.lds[key]
-            if off < 0 or off + size > len(buf):
-                raise KernelError(f'thread {thread.tid}: LDS access {key}[{off}:{off + size}] '
-                                  f'outside the allocation ({len(buf)} bytes)')
-            thread.group.track(key, off, size, write, thread.tid)
-            return buf
-        raise KernelError(f'access through {ptr}')
-
-    def load(self, ptr, ty, thread):
-        n = size_of(ty)
-        buf = self.access(ptr, n, False, thread)
-        return from_bytes(bytes(buf[ptr[2]:ptr[2] + n]), ty)
-
-    def store(self, ptr, value, ty, thread):
-        data = to_bytes(value, ty)
-        buf = self.access(ptr, len(data), True, thread)
-        buf[ptr[2]:ptr[2] + len(data)] = data
-
-
-class Group:
-    """One workgroup: its LDS and the per-interval LDS race check."""
-
-    def __init__(self, bid, lds_sizes):
-        self.bid = bid
-        self.lds = {k: bytearray(n) for k, n in lds_sizes.items()}
-        self.epoch = 0
-        self.touch = {}   # (alloc, byte) -> (epoch, tid or -1 for several, written)
-
-    def track(self, key, off, size, write, tid):
-        for b in range(off, off + size):
-            k = (key, b)
-            old = self.touch.get(k)
-            if old is None or old[0] != self.epoch:
-                self.touch[k] = (self.epoch, tid, write)
-                continue
-            _, who, written = old
-            if who != tid and (written or write):
-                raise KernelError(f'workgroup {self.bid}: LDS {key} byte {b} touched by '
-                                  f'threads {who} and {tid} between two barriers, one writing')
-            self.touch[k] = (self.epoch, who if who == tid else -1, written or write)
-
-
-ICMP = {0: lambda a, b, w: a == b, 1: lambda a, b, w: a != b,
-        2: lambda a, b, w: signed(a, w) < signed(b, w),
-        3: lambda a, b, w: signed(a, w) <= signed(b, w),
-        4: lambda a, b, w: signed(a, w) > signed(b, w),
-        5: lambda a, b, w: signed(a, w) >= signed(b, w),
-        6: lambda a, b, w: a < b, 7: lambda a, b, w: a <= b,
-        8: lambda a, b, w: a > b, 9: lambda a, b, w: a >= b}
-
-
-def elementwise(fn, ty, *args):
-    if ty[0] == 'v':
-        return [fn(*xs) for xs in zip(*args)]
-    return fn(*args)
-
-
-def scalar_type(ty):
-    return ty[2] if ty[0] == 'v' else ty
-
-
-def parse_constant(text, ty):
-    m = re.fullmatch(r'dense<(.+)>\s*:.*', text)
-    if m:
-        v = parse_constant(m.group(1) + ' : x', scalar_type(ty))
-        return [v] * ty[1]
-    lit = text.rsplit(':', 1)[0].strip()
-    if lit in ('true', 'false'):
-        return int(lit == 'true')
-    if ty[0] == 'i':
-        return int(lit) & ((1 << ty[1]) - 1)
-    return f32(float(lit))
-
-
-def fp4_value(nibble, scale):
-    return refcore.fp4_units(nibble) * 0.5 * math.ldexp(1.0, scale - 127)
-
-
-class Thread:
-    def __init__(self, tid, group, memory):
-        self.tid = tid
-        self.lane = tid % WAVE
-        self.group = group
-        self.memory = memory
-        self.env = {}
-
-    def get(self, name):
-        return self.env[name]
-
-    def run_block(self, block, args):
-        for (name, _), value in zip(block.args, args):
-            self.env[name] = value
-        for op in block.ops:
-            if op.name in ('scf.yield', 'gpu.return', 'func.return'):
-                return [self.env[x] for x in op.operands]
-            if op.name in WAVE_OPS or op.name == 'gpu.barrier':
-                results = yield (op, [self.env[x] for x in op.operands])
-            elif op.name == 'scf.for':
-                results = yield from self.scf_for(op)
-            elif op.name == 'scf.if':
-                results = yield from self.scf_if(op)
-            else:
-                handler = HANDLERS.get(op.name)
-                if handler is None:
-                    raise KernelError(f'operation not modelled: {op.name}')
-                results = handler(self, op, [self.env[x] for x in op.operands])
-            for name, value in zip(op.results, results or []):
-                self.env[name] = value
-        return []
-
-    def scf_for(self, op):
-        lb, ub, step, *inits = [self.env[x] for x in op.operands]
-        w = op.operand_types[0][1]
-        lb, ub, step = signed(lb, w), signed(ub, w), signed(step, w)
-        values = inits
-        body = op.regions[0][0]
-        iv = lb
-        while iv < ub:
-            values = yield from self.run_block(body, [iv & ((1 << w) - 1)] + values)
-            iv += step
-        return values
-
-    def scf_if(self, op):
-        cond = self.env[op.operands[0]]
-        region = op.regions[0] if cond else (op.regions[1] if len(op.regions) > 1 else None)
-        if not region or not region[0].ops:
-            return []
-        return (yield from self.run_block(region[0], []))
-
-
-def h_binary(fn):
-    def handler(th, op, a):
-        ty = op.result_types[0]
-        w = scalar_type(ty)[1]
-        mask = (1 << w) - 1
-        return [elementwise(lambda x, y: fn(x, y, w) & mask, ty, a[0], a[1])]
-    return handler
-
-
-def h_float(fn):
-    def handler(th, op, a):
-        return [elementwise(lambda *xs: f32(fn(*xs)), op.result_types[0], *a)]
-    return handler
-
-
-def h_divui(x, y, w):
-    if y == 0:
-        raise KernelError('division by zero')
-    return x // y
-
-
-def h_remui(x, y, w):
-    if y == 0:
-        raise KernelError('remainder by zero')
-    return x % y
-
-
-def h_cast(th, op, a):
-    src, dst = scalar_type(op.operand_types[0]), scalar_type(op.result_types[0])
-
-    def cast(x):
-        if op.name in ('arith.extui', 'arith.index_castui'):
-            return x
-        if op.name in ('arith.extsi', 'arith.index_cast') and dst[1] > src[1]:
-            return signed(x, src[1]) & ((1 << dst[1]) - 1)
-        return x & ((1 << dst[1]) - 1)
-    return [elementwise(cast, op.result_types[0], a[0])]
-
-
-def h_constant(th, op, a):
-    return [parse_constant(prop(op, 'value') if 'dense' not in op.props else
-                           re.search(r'value = (dense<[^>]*> : [^}]*)', op.props).group(1),
-                           op.result_types[0])]
-
-
-def h_cmpi(th, op, a):
-    pred = ICMP[int(prop(op, 'predicate').split(':')[0])]
-    w = scalar_type(op.operand_types[0])[1]
-    return [elementwise(lambda x, y: int(pred(x, y, w)), op.result_types[0], a[0], a[1])]
-
-
-def h_select(th, op, a):
-    if op.operand_types[0][0] == 'v':
-        return [[x if c else y for c, x, y in zip(*a)]]
-    return [a[1] if a[0] else a[2]]
-
-
-def h_bitcast(th, op, a):
-    return [from_bytes(to_bytes(a[0], op.operand_types[0]), op.result_types[0])]
-
-
-def h_sitofp(th, op, a):
-    w = scalar_type(op.operand_types[0])[1]
-    return [elementwise(lambda x: f32(float(signed(x, w))), op.result_types[0], a[0])]
-
-
-def h_maximumf(th, op, a):
-    def mx(x, y):
-        if math.isnan(x) or math.isnan(y):
-            return math.nan
-        return max(x, y)
-    return [elementwise(mx, op.result_types[0], a[0], a[1])]
-
-
-def h_fma(th, op, a):
-    return [elementwise(lambda x, y, z: f32(x * y + z), op.result_types[0], *a)]
-
-
-def h_reduction(th, op, a):
-    if '#vector.kind<add>' not in op.props:
-        raise KernelError(f'reduction kind not modelled: {op.props}')
-    total = 0.0
-    for x in a[0]:
-        total = f32(total + x)
-    return [total]
-
-
-def h_shuffle(th, op, a):
-    both = list(a[0]) + list(a[1])
-    return [[both[i] for i in prop_ints(op, 'mask')]]
-
-
-def h_interleave(th, op, a):
-    return [[x for pair in zip(a[0], a[1]) for x in pair]]
-
-
-def h_vextract(th, op, a):
-    pos = prop_ints(op, 'static_position')
-    return [a[0][pos[0]]]
-
-
-def h_broadcast(th, op, a):
-    return [[a[0]] * op.result_types[0][1]]
-
-
-def h_gep(th, op, a):
-    space, key, off = a[0]
-    elem = parse_type(prop(op, 'elem_type'))
-    dynamic = iter(zip(a[1:], op.operand_types[1:]))
-    for raw in prop_ints(op, 'rawConstantIndices'):
-        if raw == -2147483648:
-            value, ty = next(dynamic)
-            raw = signed(value, ty[1])
-        off += raw * size_of(elem)
-    return [(space, key, off)]
-
-
-def h_load(th, op, a):
-    return [th.memory.load(a[0], op.result_types[0], th)]
-
-
-def h_store(th, op, a):
-    th.memory.store(a[1], a[0], op.operand_types[0], th)
-    return []
-
-
-def h_undef(th, op, a):
-    return [h_undef_of(op.result_types[0])]
-
-
-def _insert(container, path, value):
-    fields = list(container)
-    if len(path) == 1:
-        fields[path[0]] = value
-    else:
-        if fields[path[0]] is None:
-            raise KernelError(f'insertvalue into an undefined field {path[0]}')
-        fields[path[0]] = _insert(fields[path[0]], path[1:], value)
-    return tuple(fields)
-
-
-def h_insertvalue(th, op, a):
-    return [_insert(a[0], prop_ints(op, 'position'), a[1])]
-
-
-def h_extractvalue(th, op, a):
-    value = a[0]
-    for pos in prop_ints(op, 'position'):
-        value = None if value is None else value[pos]
-    if value is None:
-        raise KernelError(f'extractvalue of an undefined field {prop_ints(op, "position")}')
-    return [value]
-
-
-def h_undef_of(ty):
-    if ty[0] == 's':
-        return tuple(h_undef_of(f) if f[0] == 's' else None for f in ty[1])
-    return None
-
-
-def h_ptrtoint(th, op, a):
-    return [th.memory.to_int(a[0]) & ((1 << op.result_types[0][1]) - 1)]
-
-
-def h_inttoptr(th, op, a):
-    return [th.memory.to_ptr(a[0])]
-
-
-def h_from_elements(th, op, a):
-    return [list(a)]
-
-
-def h_addressof(th, op, a):
-    return [('l', prop(op, 'global_name').lstrip('@'), 0)]
-
-
-def h_thread_id(th, op, a):
-    return [th.tid if 'dim x' in op.props else 0]
-
-
-def h_block_id(th, op, a):
-    return [th.group.bid if 'dim x' in op.props else 0]
-
-
-def h_make_rsrc(th, op, a):
-    base, stride, num_records, flags = a
-    if stride != 0:
-        raise KernelError('strided buffer resources are not modelled')
-    return [('r', base, num_records)]
-
-
-def buffer_address(rsrc, offset, soffset, size):
-    if rsrc[0] != 'r':
-        raise KernelError(f'buffer access through {rsrc}')
-    _, (space, key, base), num_records = rsrc
-    end = offset + soffset + size
-    return (space, key, base + offset + soffset), end <= num_records
-
-
-def h_buffer_load(th, op, a):
-    ptr, inside = buffer_address(a[0], a[1], a[2], size_of(op.result_types[0]))
-    if not inside:   # a raw buffer reads 0 past num_records
-        return [from_bytes(bytes(size_of(op.result_types[0])), op.result_types[0])]
-    return [th.memory.load(ptr, op.result_types[0], th)]
-
-
-def h_buffer_store(th, op, a):
-    ptr, inside = buffer_address(a[1], a[2], a[3], size_of(op.operand_types[0]))
-    if inside:
-        th.memory.store(ptr, a[0], op.operand_types[0], th)
-    return []
-
-
-def h_buffer_load_lds(th, op, a):
-    rsrc, lds, size, voffset, soffset, offset, aux = a
-    ptr, inside = buffer_address(rsrc, voffset + offset, soffset, size)
-    ty = ('i', 8 * size)
-    value = th.memory.load(ptr, ty, th) if inside else 0
-    dst = (lds[0], lds[1], lds[2] + offset + size * th.lane)
-    th.memory.store(dst, value, ty, th)
-    return []
-
-
-def h_global_load_lds(th, op, a):
-    size = int(prop(op, 'size').split(':')[0])
-    offset = int(prop(op, 'offset').split(':')[0])
-    src, lds = a
-    ty = ('i', 8 * size)
-    value = th.memory.load((src[0], src[1], src[2] + offset), ty, th)
-    th.memory.store((lds[0], lds[1], lds[2] + offset + size * th.lane), value, ty, th)
-    return []
-
-
-HANDLERS = {
-    'arith.constant': h_constant,
-    'arith.addi': h_binary(lambda x, y, w: x + y),
-    'arith.subi': h_binary(lambda x, y, w: x - y),
-    'arith.muli': h_binary(lambda x, y, w: x * y),
-    'arith.andi': h_binary(lambda x, y, w: x & y),
-    'arith.ori': h_binary(lambda x, y, w: x | y),
-    'arith.xori': h_binary(lambda x, y, w: x ^ y),
-    'arith.shli': h_binary(lambda x, y, w: x << y if y < w else 0),
-    'arith.shrui': h_binary(lambda x, y, w: x >> y if y < w else 0),
-    'arith.divui': h_binary(h_divui),
-    'arith.minui': h_binary(lambda x, y, w: min(x, y)),
-    'arith.minsi': h_binary(lambda x, y, w: x if signed(x, w) <= signed(y, w) else y),
-    'arith.maxsi': h_binary(lambda x, y, w: x if signed(x, w) >= signed(y, w) else y),
-    'arith.remui': h_binary(h_remui),
-    'arith.index_cast': h_cast, 'arith.extui': h_cast, 'arith.extsi': h_cast,
-    'arith.trunci': h_cast,
-    'arith.cmpi': h_cmpi,
-    'arith.select': h_select,
-    'arith.bitcast': h_bitcast, 'llvm.bitcast': h_bitcast,
-    'arith.sitofp': h_sitofp,
-    'arith.extf': lambda th, op, a: [a[0]],
-    'arith.addf': h_float(lambda x, y: x + y),
-    'arith.mulf': h_float(lambda x, y: x * y),
-    'arith.maximumf': h_maximumf,
-    'math.fma': h_fma, 'vector.fma': h_fma,
-    'vector.reduction': h_reduction,
-    'vector.shuffle': h_shuffle,
-    'vector.interleave': h_interleave,
-    'vector.extract': h_vextract,
-    'vector.broadcast': h_broadcast,
-    'vector.from_elements': h_from_elements,
-    'llvm.ptrtoint': h_ptrtoint,
-    'llvm.inttoptr': h_inttoptr,
-    'llvm.getelementptr': h_gep,
-    'llvm.load': h_load,
-    'llvm.store': h_store,
-    'llvm.mlir.undef': h_undef,
-    'llvm.insertvalue': h_insertvalue,
-    'llvm.extractvalue': h_extractvalue,
-    'llvm.mlir.addressof': h_addressof,
-    'gpu.thread_id': h_thread_id,
-    'gpu.block_id': h_block_id,
-    'rocdl.make.buffer.rsrc': h_make_rsrc,
-    'rocdl.raw.ptr.buffer.load': h_buffer_load,
-    'rocdl.raw.ptr.buffer.store': h_buffer_store,
-    'rocdl.raw.ptr.buffer.load.lds': h_buffer_load_lds,
-    'rocdl.global.load.lds': h_global_load_lds,
-    'rocdl.s.waitcnt': lambda th, op, a: [],
-}
-
-
-def wave_readfirstlane(op, lanes):
-    values = {repr(v[0]) for v in lanes}
-    if len(values) != 1:
-        raise KernelError(f'readfirstlane of a value that is not uniform: {sorted(values)[:4]}')
-    return [[lanes[0][0]] for _ in lanes]
-
-
-def wave_shuffle(op, lanes):
-    if 'xor' not in op.props:
-        raise KernelError(f'shuffle mode not modelled: {op.props}')
-    out = []
-    for lane, (value, offset, width) in enumerate(lanes):
-        if width != WAVE:
-            raise KernelError('shuffle width other than the wave')
-        out.append([lanes[lane ^ offset][0], 1])
-    return out
-
-
-def wave_mfma_scale_16x16x128(op, lanes):
-    def operand(lane, which):
-        words, scale_word, opsel, fmt = which
-        if fmt != 4:
-            raise KernelError('only FP4 (format 4) operands are modelled')
-        data = b''.join(w.to_bytes(4, 'little') for w in words[:4])
-        scale = (scale_word >> (8 * opsel)) & 0xFF
-        vals = []
-        for byte in data:
-            vals.append(fp4_value(byte & 15, scale))
-            vals.append(fp4_value(byte >> 4, scale))
-        return vals
-    a = [operand(l, (x[0], x[6], x[5], x[3])) for l, x in enumerate(lanes)]
-    b = [operand(l, (x[1], x[8], x[7], x[4])) for l, x in enumerate(lanes)]
-    # A[i][k] is lane i + 16 (k / 32), value k % 32; B[k][j] alike with j.
-
-    def a_at(i, k):
-        return a[i + 16 * (k // 32)][k % 32]
-
-    def b_at(k, j):
-        return b[j + 16 * (k // 32)][k % 32]
-    d = [[math.fsum(a_at(i, k) * b_at(k, j) for k in range(128)) for j in range(16)]
-         for i in range(16)]
-    out = []
-    for lane, x in enumerate(lanes):
-        c = x[2]
-        out.append([[f32(d[4 * (lane // 16) + r][lane % 16] + c[r]) for r in range(4)]])
-    return out
-
-
-def fp8_e4m3fnuz(byte):
-    """The value of an FP8 e4m3fnuz byte (exponent bias 8, 0x80 NaN)."""
-    if byte == 0x80:
-        return math.nan
-    e, f = (byte >> 3) & 15, byte & 7
-    v = math.ldexp(f, -10) if e == 0 else math.ldexp(8 + f, e - 11)
-    return -v if byte & 0x80 else v
-
-
-def wave_mfma_fp8_16x16x32(op, lanes):
-    """v_mfma_f32_16x16x32_fp8_fp8: lane l supplies A row l % 16 and B
-    column l % 16, values k = 8 (l / 16) .. + 8 (one byte each, low byte
-    first); it receives D rows 4 (l / 16) + i of column l % 16. Exact sums,
-    rounded once to f32 with C added."""
-    for x in lanes:
-        if x[3] or x[4] or x[5]:
-            raise KernelError('cbsz/abid/blgp other than 0 are not modelled')
-
-    def vals(word):
-        return [fp8_e4m3fnuz((word >> (8 * i)) & 0xFF) for i in range(8)]
-    a = [vals(x[0]) for x in lanes]
-    b = [vals(x[1]) for x in lanes]
-    d = [[math.fsum(a[i + 16 * (k // 8)][k % 8] * b[j + 16 * (k // 8)][k % 8]
-                    for k in range(32)) for j in range(16)] for i in range(16)]
-    return [[[f32(d[4 * (lane // 16) + r][lane % 16] + x[2][r]) for r in range(4)]]
-            for lane, x in enumerate(lanes)]
-
-
-def wave_ds_bpermute(op, lanes):
-    """ds_bpermute: lane l reads the value of lane (address / 4) % 64."""
-    return [[lanes[(addr >> 2) & (WAVE - 1)][1]] for addr, _ in lanes]
-
-
-WAVE_OPS = {
-    'rocdl.readfirstlane': wave_readfirstlane,
-    'gpu.shuffle': wave_shuffle,
-    'rocdl.ds_bpermute': wave_ds_bpermute,
-    'rocdl.mfma.scale.f32.16x16x128.f8f6f4': wave_mfma_scale_16x16x128,
-    'rocdl.mfma.f32.16x16x32.fp8.fp8': wave_mfma_fp8_16x16x32,
-}
-
-
-def run_kernel(func, lds_sizes, memory, args, grid, block):
-    """Runs every workgroup whose id is below `grid` to completion."""
-    body = func.regions[0][0]
-    for bid in range(grid):
-        group = Group(bid, lds_sizes)
-        threads = [Thread(t, group, memory) for t in range(block)]
-        gens = {t.tid: t.run_block(body, args) for t in threads}
-        waiting = {}
-        ready = {tid: None for tid in gens}
-        while gens:
-            for tid in list(ready):
-                value = ready.pop(tid)
-                try:
-                    waiting[tid] = gens[tid].send(value)
-                except StopIteration:
-                    del gens[tid]
-            if not gens:
-                break
-            progressed = False
-            for w in range(block // WAVE):
-                lanes = range(w * WAVE, (w + 1) * WAVE)
-                if not all(t in waiting and waiting[t][0].name in WAVE_OPS for t in lanes):
-                    continue
-                op = waiting[lanes[0]][0]
-                if any(waiting[t][0] is not op for t in lanes):
-                    raise KernelError(f'wave {w} lanes at different wave operations')
-                results = WAVE_OPS[op.name](op, [waiting[t][1] for t in lanes])
-                for t, r in zip(lanes, results):
-                    del waiting[t]
-                    ready[t] = r
-                progressed = True
-            if progressed:
-                continue
-            if gens and len(waiting) == len(gens) and \
-                    all(req[0].name == 'gpu.barrier' for req in waiting.values()):
-                ops = {req[0].uid for req in waiting.values()}
-                if len(ops) != 1:
-                    raise KernelError(f'workgroup {bid}: threads wait at different barriers')
-                group.epoch += 1
-                for tid in list(waiting):
-                    del waiting[tid]
-                    ready[tid] = []
-                continue
-            raise KernelError(f'workgroup {bid}: no thread can go on (a wave operation '
-                              f'not reached by the whole wave, or a barrier not by all)')
 
 
 # ---------------------------------------------------------------------------
