@@ -83,16 +83,17 @@ flyhoistRegisterStrideUseExternalModels(MlirDialectRegistry registry);
 
 /// Runs `builtin.module(hoist-stride-specialization{<options>})` over
 /// `module`, a `builtin.module` of the caller's context: the registered pass,
-/// through a pass manager built by MLIR's pipeline parser, so that it accepts
-/// and rejects exactly what the pass, `fly-opt` and `mlirParsePassPipeline`
-/// do. `options` is the pass's option string, e.g.
+/// whose options are parsed by the pass itself (its registry entry), so that it
+/// accepts and rejects exactly what the pass, `fly-opt` and
+/// `mlirParsePassPipeline` do. `options` is the pass's option string, e.g.
 /// "hoist-into-host=true divisibility=16" ("" for the defaults).
 ///
 /// On failure returns mlirLogicalResultFailure() and leaves `module` as it
 /// was. Every error is emitted as a diagnostic through the context's
-/// handlers: an options string that does not parse (or that names anything
-/// but this pass's options) as an error at the module's location carrying
-/// the parser's text; the pass's own errors (one parameter name with two
+/// handlers: an options string that does not parse as this pass's options
+/// as one error at the module's location with one note per reason (an
+/// unknown option, a value of the wrong type, a malformed operand rule),
+/// nothing of it on stderr; the pass's own errors (one parameter name with two
 /// values, a launch that does not match its kernel) at the offending ops,
 /// with notes. On success the pass's remarks went the same way. The
 /// function registers the flyhoist passes if nobody has.
@@ -154,12 +155,15 @@ MLIR_CAPI_EXPORTED void flyhoistPrintLocation(MlirLocation location,
 MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintKnownChips(
     MlirStringRef kind, MlirStringCallback callback, void *userData);
 
-/// Since 1.1: mlirParsePassPipeline, except that what LLVM's option parser
-/// writes to stderr while parsing (a bad option value: "'banana' value
-/// invalid for uint argument!") reaches `callback` with the other errors.
-/// It is taken from file descriptor 2 for the length of the parse, under a
-/// lock, so a host's own writes to stderr from another thread during that
-/// moment land in the error text as well.
+/// Since 1.1: mlirParsePassPipeline, with the parser's errors passed to
+/// `callback` when the parse fails. Nothing is read back from stderr: the
+/// flyhoist passes and pipelines check their typed option values themselves
+/// (a bool, an unsigned of its width, the operand rules of
+/// `address-operands`) and report a bad one through the parser, so its
+/// reason ("divisibility: 'banana' is not an unsigned 64-bit integer")
+/// reaches `callback`. An upstream pass's bad option value is reported by
+/// LLVM's option parser on stderr, as mlirParsePassPipeline has it, with
+/// only "failed to add ..." here.
 MLIR_CAPI_EXPORTED MlirLogicalResult
 flyhoistParsePassPipeline(MlirOpPassManager passManager, MlirStringRef pipeline,
                           MlirStringCallback callback, void *userData);

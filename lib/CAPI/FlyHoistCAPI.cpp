@@ -31,13 +31,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <cstdio>
 #include <mutex>
 #include <string>
-
-#ifndef _WIN32
-#include <unistd.h>
-#endif
 
 using namespace mlir;
 using namespace mlir::flyhoist;
@@ -77,64 +72,9 @@ bool isOnlyTheHoistingPass(OpPassManager &pm) {
          passes.begin()->getArgument() == "hoist-stride-specialization";
 }
 
-/// Runs `fn` and returns what was written to file descriptor 2 meanwhile.
-/// LLVM's command-line option parser reports a bad option value
-/// ("'banana' value invalid for uint argument!") on llvm::errs() only, not
-/// on the stream a pass pipeline parser is given; this is how that reason
-/// reaches the caller's error. Serialized, as stderr is one per process;
-/// without a temporary file, `fn` just runs and nothing is captured.
-template <typename Fn> std::string captureStderr(Fn fn) {
-#ifdef _WIN32
-  fn();
-  return {};
-#else
-  static std::mutex mutex;
-  std::lock_guard<std::mutex> lock(mutex);
-  llvm::errs().flush();
-  std::fflush(stderr);
-  std::FILE *sink = std::tmpfile();
-  int saved = sink ? dup(2) : -1;
-  if (saved < 0 || dup2(fileno(sink), 2) < 0) {
-    if (saved >= 0)
-      close(saved);
-    if (sink)
-      std::fclose(sink);
-    fn();
-    return {};
-  }
-  fn();
-  llvm::errs().flush();
-  std::fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  std::string captured;
-  std::rewind(sink);
-  char buffer[4096];
-  for (size_t n; (n = std::fread(buffer, 1, sizeof(buffer), sink)) > 0;)
-    captured.append(buffer, n);
-  std::fclose(sink);
-  return captured;
-#endif
-}
-
 /// Appends the text of a MlirStringCallback to a std::string.
 void appendToString(MlirStringRef text, void *userData) {
   static_cast<std::string *>(userData)->append(text.data, text.length);
-}
-
-/// The LLVM option parser's lines ("for the -O option: 'banana' value
-/// invalid for uint argument!") without the program name it prefixes.
-std::string optionParserErrors(StringRef captured) {
-  std::string result;
-  SmallVector<StringRef> lines;
-  captured.split(lines, '\n', -1, /*KeepEmpty=*/false);
-  for (StringRef line : lines) {
-    size_t at = line.find(": for the ");
-    if (at != StringRef::npos)
-      line = line.drop_front(at + 2);
-    result += (result.empty() ? "" : "\n") + line.trim().str();
-  }
-  return result;
 }
 
 } // namespace
@@ -176,32 +116,35 @@ MlirLogicalResult flyhoistHoistStrideSpecialization(MlirOperation op,
   }
   registerPassesOnce();
 
-  // The same text fly-opt and mlirParsePassPipeline take, through the same
-  // parser: one set of options, one set of errors.
+  // The registered pass parses its own options, as fly-opt's and
+  // mlirParsePassPipeline's parser have it do: one set of options, one set
+  // of errors. Each reason arrives as data through the handler (the pass
+  // checks its typed values itself, OptionValues.h: nothing goes to
+  // stderr) and becomes a note of one error.
   StringRef optionText = unwrap(options);
-  std::string pipeline =
-      ("builtin.module(hoist-stride-specialization{" + optionText + "})").str();
-  std::string parseErrors;
-  llvm::raw_string_ostream parseStream(parseErrors);
-  FailureOr<OpPassManager> parsed = failure();
-  std::string optionErrors = optionParserErrors(captureStderr(
-      [&] { parsed = parsePassPipeline(pipeline, parseStream); }));
-  if (!optionErrors.empty())
-    parseErrors = optionErrors + "\n" + parseErrors;
-  if (failed(parsed) || !isOnlyTheHoistingPass(*parsed)) {
+  const PassInfo *info = PassInfo::lookup("hoist-stride-specialization");
+  OpPassManager parsed(ModuleOp::getOperationName());
+  SmallVector<std::string> reasons;
+  LogicalResult added =
+      info ? info->addToPipeline(parsed, optionText,
+                                 [&](const Twine &reason) {
+                                   reasons.push_back(reason.str());
+                                   return failure();
+                                 })
+           : failure();
+  if (failed(added) || !isOnlyTheHoistingPass(parsed)) {
     InFlightDiagnostic diag = module.emitError()
                               << "invalid options for "
                                  "hoist-stride-specialization: '"
                               << optionText << "'";
-    if (succeeded(parsed))
-      diag << ": the options string ends the pass's option list";
-    else if (StringRef text = StringRef(parseErrors).trim(); !text.empty())
-      diag << ":\n" << text;
+    for (StringRef reason : reasons)
+      if (!reason.trim().empty())
+        diag.attachNote() << reason.trim();
     return mlirLogicalResultFailure();
   }
 
   PassManager pm(module.getContext(), ModuleOp::getOperationName());
-  static_cast<OpPassManager &>(pm) = std::move(*parsed);
+  static_cast<OpPassManager &>(pm) = std::move(parsed);
   return wrap(pm.run(module));
 }
 
@@ -355,21 +298,10 @@ MlirLogicalResult flyhoistParsePassPipeline(MlirOpPassManager passManager,
                                             MlirStringCallback callback,
                                             void *userData) {
   std::string errors;
-  MlirLogicalResult result = mlirLogicalResultFailure();
-  std::string captured = captureStderr([&] {
-    result =
-        mlirParsePassPipeline(passManager, pipeline, appendToString, &errors);
-  });
-  if (mlirLogicalResultIsSuccess(result)) {
-    // Not an error: give it back to stderr, where it was going.
-    llvm::errs() << captured;
-    return result;
-  }
-  std::string optionErrors = optionParserErrors(captured);
-  std::string text =
-      optionErrors.empty() ? errors : optionErrors + "\n" + errors;
-  if (!text.empty())
-    callback(mlirStringRefCreate(text.data(), text.size()), userData);
+  MlirLogicalResult result =
+      mlirParsePassPipeline(passManager, pipeline, appendToString, &errors);
+  if (mlirLogicalResultIsFailure(result) && !errors.empty())
+    callback(mlirStringRefCreate(errors.data(), errors.size()), userData);
   return result;
 }
 

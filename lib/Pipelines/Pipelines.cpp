@@ -2,6 +2,7 @@
 
 #include "flyhoist/Pipelines/Pipelines.h"
 
+#include "flyhoist/Transforms/OptionValues.h"
 #include "flyhoist/Transforms/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -284,6 +285,17 @@ static void registerCheckedPipeline(StringRef argument, StringRef description,
       argument, description,
       [kind, build](OpPassManager &pm, StringRef text,
                     function_ref<LogicalResult(const Twine &)> errorHandler) {
+        // The typed values first: LLVM's parsers would report a bad one on
+        // stderr only (flyhoist/Transforms/OptionValues.h).
+        auto kindOf = [](StringRef key) -> std::optional<OptionKind> {
+          if (key == "O")
+            return OptionKind::Unsigned32;
+          if (key == "use-bare-ptr-memref-call-conv")
+            return OptionKind::Bool;
+          return std::nullopt;
+        };
+        if (failed(checkOptionString(text, kindOf, errorHandler)))
+          return failure();
         Options options;
         std::string errors;
         llvm::raw_string_ostream stream(errors);

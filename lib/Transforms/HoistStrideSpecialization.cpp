@@ -11,11 +11,13 @@
 #include "KernelDiscovery.h"
 #include "LaunchPlan.h"
 #include "flyhoist/Transforms/Manifest.h"
+#include "flyhoist/Transforms/OptionValues.h"
 #include "flyhoist/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Debug.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -130,6 +132,37 @@ struct HoistStrideSpecializationPass
                                   passThroughOperands.end());
     manifestPathOut = manifestPath;
     return options;
+  }
+
+  /// Checks the typed values (and the operand rules of the list options)
+  /// before MLIR's parser sees them: LLVM's parsers would report a bad
+  /// value on stderr only, while this reaches `errorHandler`, the pipeline
+  /// parser's error stream, fly-opt's output and the C API's diagnostic.
+  LogicalResult initializeOptions(
+      StringRef options,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    auto kindOf = [](StringRef key) -> std::optional<OptionKind> {
+      return llvm::StringSwitch<std::optional<OptionKind>>(key)
+          .Cases({"materialize-kept", "remarks", "hoist-into-host",
+                  "narrow-range", "hoist-immediate-offsets"},
+                 OptionKind::Bool)
+          .Case("divisibility", OptionKind::Unsigned64)
+          .Default(std::nullopt);
+    };
+    if (failed(checkOptionString(options, kindOf, errorHandler)) ||
+        failed(Base::initializeOptions(options, errorHandler)))
+      return failure();
+    // The operand rules are data too: a malformed entry is an option error,
+    // not a failure of the run.
+    std::string error;
+    if (failed(StrideUseRules::parse(
+            SmallVector<std::string>(addressOperands.begin(),
+                                     addressOperands.end()),
+            SmallVector<std::string>(passThroughOperands.begin(),
+                                     passThroughOperands.end()),
+            error)))
+      return errorHandler(error);
+    return success();
   }
 
   void getDependentDialects(DialectRegistry &registry) const override {

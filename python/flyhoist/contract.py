@@ -1,29 +1,35 @@
 """The manifest's closed vocabularies and the checks of its preconditions.
 
 The pass writes each precondition as a JSON object with a `kind` and each
-kept parameter's `reason` as a mnemonic (docs/MANIFEST.md). This module
-knows every kind and reason the pass can write; a test
-(test/Python/contract_kinds.py) compares these sets with the ones the C API
-lists from the spec dialect's enums (flyhoistPrintContractKinds). Anything
-else in a manifest is a ManifestError: never a silent full specialization.
+kept parameter's `reason` as a mnemonic (docs/MANIFEST.md). Which kinds,
+reasons and argument parts exist is the library's: the C
+API lists them from the spec dialect's enums (flyhoistPrintContractKinds),
+and vocabularies() reads them once per process. What is this package's own
+is the schema version it reads (MANIFEST_VERSION), how each precondition
+kind is checked on a value (PRECONDITION_CHECKS) and how each argument part
+is read from a runtime argument (_PART_FIELDS).
+Anything else in a manifest is a ManifestError: never a silent full
+specialization.
 """
 
-# The manifest schema version this reader understands.
+import functools
+
+# The manifest schema version this reader understands: how the manifest is
+# laid out is this package's knowledge, not a vocabulary.
 MANIFEST_VERSION = 3
 
-# Why a kernel keeps a parameter (`kept[].reason`).
-KEEP_REASONS = frozenset({
-    'loop-bound', 'comparison', 'clamp', 'branch-condition', 'division',
-    'shift-amount', 'allocation', 'stored-data', 'call-operand',
-    'return-operand', 'launch-dimensions', 'mask-or-padding',
-    'size-read-back', 'unknown-operation', 'unknown-operand',
-    'must-be-immediate', 'vector-position', 'mixed-types', 'isolated-scope',
-    'variadic', 'unknown-reference', 'passed-type-mismatch',
-    'passed-from-isolated-scope', 'immediate-offset',
-})
 
-# What part of a kernel argument an `equals` precondition names.
-ARGUMENT_PARTS = frozenset({'value', 'offset', 'size', 'stride'})
+@functools.cache
+def vocabularies():
+    """The library's vocabularies: a dict with `version` (the manifest
+    schema version) and the frozensets `reasons`, `preconditions` and
+    `argument_parts`."""
+    from .ir import contract_kinds  # loads the library on first use
+    kinds = contract_kinds()
+    return {'version': kinds['version'],
+            'reasons': frozenset(kinds['reasons']),
+            'preconditions': frozenset(kinds['preconditions']),
+            'argument_parts': frozenset(kinds['argument_parts'])}
 
 
 class ManifestError(ValueError):
@@ -39,11 +45,16 @@ def _needs(fact, *fields):
     return [fact[f] for f in fields]
 
 
+# Where a memref runtime argument (an object or a dict) holds each part an
+# `equals` precondition can name; `value` is the argument itself.
+_PART_FIELDS = {'offset': 'offset', 'size': 'sizes', 'stride': 'strides'}
+
+
 def _memref_part(arg, part, index):
     """`part` (number `index`) of a memref runtime argument given as an
     object or a dict with `offset`, `sizes` and `strides`; None when `arg`
     has no such field."""
-    field = {'offset': 'offset', 'size': 'sizes', 'stride': 'strides'}[part]
+    field = _PART_FIELDS[part]
     value = arg.get(field) if isinstance(arg, dict) else \
         getattr(arg, field, None)
     if callable(value):
@@ -78,7 +89,8 @@ def _range(fact):
 def _equals(fact):
     argument, part = _needs(fact, 'argument', 'part')
     index = fact.get('index')
-    if part not in ARGUMENT_PARTS:
+    if part not in vocabularies()['argument_parts'] or (
+            part != 'value' and part not in _PART_FIELDS):
         raise ManifestError(f'unknown argument part {part!r} in {fact!r}')
 
     def check(v, a, values=None):
@@ -123,7 +135,6 @@ PRECONDITION_CHECKS = {
     'equals-constant': _equals_constant,
     'equals-unverifiable': _equals_unverifiable,
 }
-PRECONDITION_KINDS = frozenset(PRECONDITION_CHECKS)
 
 
 def compile_precondition(fact):
@@ -131,15 +142,20 @@ def compile_precondition(fact):
     fn(value, runtime_args, values=None) -> True, False, or None when it
     needs the runtime arguments (or the other parameters' values) and has
     none. Raises ManifestError for a kind it does not know."""
+    known = vocabularies()
     if not isinstance(fact, dict) or 'kind' not in fact:
         raise ManifestError(f'a precondition is an object with a kind, not '
                             f'{fact!r} (manifest version {MANIFEST_VERSION} '
                             f'expected)')
-    make = PRECONDITION_CHECKS.get(fact['kind'])
+    kind = fact['kind']
+    if kind not in known['preconditions']:
+        raise ManifestError(f'unknown precondition kind {kind!r}; the '
+                            f'library writes '
+                            f'{", ".join(sorted(known["preconditions"]))}')
+    make = PRECONDITION_CHECKS.get(kind)
     if make is None:
-        raise ManifestError(f'unknown precondition kind {fact["kind"]!r}; '
-                            f'this package knows '
-                            f'{", ".join(sorted(PRECONDITION_KINDS))}')
+        raise ManifestError(f'precondition kind {kind!r}: this package has '
+                            f'no check for it (a newer library)')
     return make(fact)
 
 
@@ -151,6 +167,7 @@ def precondition_text(fact):
 def check_manifest(manifest):
     """Raises ManifestError unless this package can read `manifest`: its
     version, and every kept reason it names."""
+    known = vocabularies()
     version = manifest.get('version')
     if version != MANIFEST_VERSION:
         raise ManifestError(f'manifest version {version!r}; this package '
@@ -158,7 +175,7 @@ def check_manifest(manifest):
     for group in ('kernels', 'device_functions'):
         for function in manifest.get(group, ()):
             for entry in function.get('kept', ()):
-                if entry.get('reason') not in KEEP_REASONS:
+                if entry.get('reason') not in known['reasons']:
                     raise ManifestError(
                         f'{function.get("symbol")}: unknown reason '
                         f'{entry.get("reason")!r} for {entry.get("name")!r}')

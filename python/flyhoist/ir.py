@@ -13,6 +13,7 @@ import json
 import threading
 
 from . import _capi
+from .target import Target, known_chips  # noqa: F401 (re-exported)
 
 _SEVERITIES = ('error', 'warning', 'note', 'remark')
 
@@ -72,6 +73,7 @@ class Context:
         # gpu-module-to-binary translates each gpu.module to LLVM IR.
         lib.mlirRegisterAllLLVMTranslations(self.handle)
         self._diagnostics = []
+        self._records = []  # the same, as data (take_records)
         self.errors = 0  # error diagnostics among them
         self._handler = _capi.MlirDiagnosticHandler(self._on_diagnostic)
         self._no_delete = _capi.MlirDeleteUserData(0)
@@ -108,14 +110,40 @@ class Context:
             if self.lib.mlirDiagnosticGetSeverity(diagnostic) == 0:
                 self.errors += 1
             self._render(diagnostic, self._diagnostics)
+            self._records.append(self._record(diagnostic))
         except Exception as error:  # never unwind through C
             self._diagnostics.append(f'<diagnostic not rendered: {error}>')
         return 1  # handled
 
+    def _record(self, diagnostic):
+        """`diagnostic` as data: severity, location, message and notes."""
+        lib = self.lib
+        message = _Collector()
+        lib.mlirDiagnosticPrint(diagnostic, message.callback, None)
+        return {'severity': _SEVERITIES[lib.mlirDiagnosticGetSeverity(
+                    diagnostic)],
+                'location': self._location(
+                    lib.mlirDiagnosticGetLocation(diagnostic)),
+                'message': message.text(),
+                'notes': [note for note in (
+                    self._record(lib.mlirDiagnosticGetNote(diagnostic, i))
+                    for i in range(lib.mlirDiagnosticGetNumNotes(diagnostic)))
+                    # the op MLIR attaches, as _render leaves it out
+                    if not note['message'].startswith(
+                        'see current operation:')]}
+
     def take_diagnostics(self) -> list[str]:
         """Every diagnostic emitted since the last call, one line each."""
         taken, self._diagnostics = self._diagnostics, []
+        self._records = []
         self.errors = 0
+        return taken
+
+    def take_records(self) -> list[dict]:
+        """Every diagnostic emitted since the last call, as data (dicts with
+        severity, location, message and notes, each note a dict alike);
+        take_diagnostics() after it still has their lines."""
+        taken, self._records = self._records, []
         return taken
 
     # -- modules ------------------------------------------------------------
@@ -227,10 +255,13 @@ class Module:
             result = self.lib.flyhoistHoistStrideSpecialization(
                 self.op, _capi.MlirStringRef.of(options))
             failed = not result.value or self.context.errors
+            records = self.context.take_records()
             diagnostics = self.context.take_diagnostics()
             if failed:
-                raise HoistError('hoist-stride-specialization failed',
-                                 diagnostics)
+                error = HoistError('hoist-stride-specialization failed',
+                                   diagnostics)
+                error.records = records
+                raise error
             self.remarks = diagnostics
             return self.manifest()
 
@@ -344,9 +375,10 @@ def check_options(context, options):
         try:
             empty.hoist(options)
         except HoistError as error:
-            # The reason, after the diagnostic's own "invalid options ...:".
-            text = '\n'.join(error.diagnostics).partition(':\n')[2]
-            raise ValueError(_one_line(text) or str(error)) from None
+            # The reasons are the notes of the library's one error.
+            reasons = [note['message'] for record in error.records
+                       for note in record['notes']]
+            raise ValueError('; '.join(reasons) or str(error)) from None
 
 
 def _one_line(text):
@@ -377,23 +409,6 @@ def check_pipeline(context, pipeline):
                          f'{_one_line(invalid)}')
 
 
-_known_chips = {}
-
-
-def known_chips(kind):
-    """The chips the lowering pipeline of `kind` ('amdgpu' or 'nvvm')
-    accepts: the processors LLVM's backend knows, as the C API reports them
-    (flyhoistPrintKnownChips), so the package and the pipelines share one
-    list. Empty when the library has no such backend."""
-    if kind not in _known_chips:
-        lib = _capi.load()
-        out = _Collector()
-        ok = lib.flyhoistPrintKnownChips(_capi.MlirStringRef.of(kind),
-                                         out.callback, None).value
-        _known_chips[kind] = tuple(out.text().split()) if ok else ()
-    return _known_chips[kind]
-
-
 def contract_kinds():
     """What the pass can write in a manifest's closed vocabularies, as the
     C API lists them from the spec dialect's enums
@@ -403,41 +418,3 @@ def contract_kinds():
     out = _Collector()
     lib.flyhoistPrintContractKinds(out.callback, None)
     return json.loads(out.text())
-
-
-class Target:
-    """Where code objects are made for: a chip and its fly-opt pipeline.
-
-    `Target('gfx942')` -> flyhoist-amdgpu-pipeline, HSA code object (`bin`);
-    `Target('sm_90')` -> flyhoist-nvvm-pipeline, PTX (`isa`).
-    A chip LLVM does not know raises ValueError at once, naming the known
-    chips of its family and the nearest spelling (LLVM would abort the
-    process for an AMDGPU one, or write PTX for it); so does a chip with
-    target features in its name (gfx942:xnack+). chips.py has the hints.
-    """
-
-    def __init__(self, chip: str, fmt: 'str | None' = None,
-                 options: str = '') -> None:
-        from .chips import check_chip  # the hints, in their own module
-        kind = check_chip(chip, known_chips)
-        if kind == 'nvvm':
-            self.kind, self.pipeline_name = 'nvvm', 'flyhoist-nvvm-pipeline'
-            fmt = fmt or 'isa'
-        else:
-            self.kind, self.pipeline_name = 'amdgpu', 'flyhoist-amdgpu-pipeline'
-            fmt = fmt or 'bin'
-        self.chip, self.format, self.options = chip, fmt, options
-
-    def pipeline(self) -> str:
-        """Every kept spec.param becomes a constant, then the lowering."""
-        extra = f' {self.options}' if self.options else ''
-        return (f'builtin.module(materialize-specialization,'
-                f'{self.pipeline_name}{{chip={self.chip} '
-                f'format={self.format}{extra}}})')
-
-    def key(self) -> str:
-        """What, besides the GPU module, decides the object's bytes."""
-        return self.pipeline()
-
-    def __repr__(self):
-        return f'Target({self.chip!r}, {self.format!r})'

@@ -246,10 +246,10 @@ try:
 except ValueError as error:
     say('target options:', error)
 # CHECK-NEXT: 'divisibilty=16': invalid options 'divisibilty=16' for hoist-stride-specialization: <Pass-Options-Parser>: no such option divisibilty
-# CHECK-NEXT: 'divisibility=banana': invalid options 'divisibility=banana' for hoist-stride-specialization: for the --divisibility option: 'banana' value invalid for ulong argument!
-# CHECK-NEXT: 'hoist-into-host=maybe': invalid options 'hoist-into-host=maybe' for hoist-stride-specialization: for the --hoist-into-host option: 'maybe' is invalid value for boolean argument!
-# CHECK-NEXT: '} cse {': invalid options '} cse {' for hoist-stride-specialization: MLIR Textual PassPipeline Parser:1:31: error: expected ',' after parsing pipeline
-# CHECK-NEXT: target options: invalid pipeline {{.*}}: for the -O option: 'banana' value invalid for uint argument!
+# CHECK-NEXT: 'divisibility=banana': invalid options 'divisibility=banana' for hoist-stride-specialization: divisibility: 'banana' is not an unsigned 64-bit integer
+# CHECK-NEXT: 'hoist-into-host=maybe': invalid options 'hoist-into-host=maybe' for hoist-stride-specialization: hoist-into-host: 'maybe' is not a boolean (true, false, 1 or 0)
+# CHECK-NEXT: '} cse {': invalid options '} cse {' for hoist-stride-specialization: <Pass-Options-Parser>: no such option }
+# CHECK-NEXT: target options: invalid pipeline {{.*}}: O: 'banana' is not an unsigned 32-bit integer; failed to add `{{.*}}-pipeline` with options
 # CHECK-NEXT: atexit ran
 
 # What the workers printed reached stderr only as the warnings say.

@@ -1,7 +1,8 @@
-# The package knows every reason and precondition kind the pass can write:
-# the C API lists them from the spec dialect's enums, this compares the sets
-# both ways, and an unknown kind, reason or schema version is a clear error,
-# never a silent full specialization.
+# The vocabularies are the library's: the package reads them from the C API
+# (flyhoistPrintContractKinds) and copies none. What is the package's own is
+# how each precondition kind is checked and each argument part read: every
+# kind and part the library lists has one, and an unknown kind, reason or
+# schema version is a clear error, never a silent full specialization.
 # RUN: python3 %s 2>&1 | FileCheck %s
 
 from flyhoist import ManifestError
@@ -9,20 +10,27 @@ from flyhoist import contract
 from flyhoist.ir import contract_kinds
 
 kinds = contract_kinds()
+known = contract.vocabularies()
 
 # CHECK-LABEL: the pass's vocabularies
 print('the pass\'s vocabularies')
 print('version', kinds['version'], 'reader', contract.MANIFEST_VERSION)
-for field, known in (('reasons', contract.KEEP_REASONS),
-                     ('preconditions', contract.PRECONDITION_KINDS),
-                     ('argument_parts', contract.ARGUMENT_PARTS)):
-    listed = set(kinds[field])
-    print(f'{field}: {len(listed)} listed, unknown here '
-          f'{sorted(listed - known)}, not listed {sorted(known - listed)}')
+for field in ('reasons', 'preconditions', 'argument_parts'):
+    print(field, 'same as the library:', known[field] == set(kinds[field]),
+          len(known[field]))
+print('kinds Python cannot check',
+      sorted(known['preconditions'] - set(contract.PRECONDITION_CHECKS)))
+print('Python-only kinds',
+      sorted(set(contract.PRECONDITION_CHECKS) - known['preconditions']))
+print('parts not readable', sorted(known['argument_parts'] - {'value'}
+                                   - set(contract._PART_FIELDS)))
 # CHECK-NEXT: version 3 reader 3
-# CHECK-NEXT: reasons: {{[1-9][0-9]*}} listed, unknown here [], not listed []
-# CHECK-NEXT: preconditions: 6 listed, unknown here [], not listed []
-# CHECK-NEXT: argument_parts: 4 listed, unknown here [], not listed []
+# CHECK-NEXT: reasons same as the library: True {{[1-9][0-9]*}}
+# CHECK-NEXT: preconditions same as the library: True 6
+# CHECK-NEXT: argument_parts same as the library: True 4
+# CHECK-NEXT: kinds Python cannot check []
+# CHECK-NEXT: Python-only kinds []
+# CHECK-NEXT: parts not readable []
 
 # Every kind compiles into a check.
 # CHECK-LABEL: checks
@@ -57,7 +65,7 @@ for bad in ({'kind': 'value-is-prime'}, 'value % 16 == 0',
         print('accepted', bad)
     except ManifestError as error:
         print('ManifestError:', error)
-# CHECK-NEXT: ManifestError: unknown precondition kind 'value-is-prime'; this package knows divisible-by, equals, equals-constant, equals-parameter, equals-unverifiable, range
+# CHECK-NEXT: ManifestError: unknown precondition kind 'value-is-prime'; the library writes divisible-by, equals, equals-constant, equals-parameter, equals-unverifiable, range
 # CHECK-NEXT: ManifestError: a precondition is an object with a kind, not 'value % 16 == 0'
 # CHECK-NEXT: ManifestError: precondition {'kind': 'range', 'min': 0} lacks max
 for manifest in ({'version': 2, 'kernels': []},

@@ -79,8 +79,8 @@ before = fresh.text()
 expect(HoistError, 'bad option', lambda: fresh.hoist('no-such-option=1'))
 # CHECK-NEXT: bad option: HoistError
 # CHECK-NEXT: hoist-stride-specialization failed:
-# CHECK-NEXT: kernel.mlir:1:1: error: invalid options for hoist-stride-specialization: 'no-such-option=1':
-# CHECK-NEXT: {{.*}}no-such-option
+# CHECK-NEXT: kernel.mlir:1:1: error: invalid options for hoist-stride-specialization: 'no-such-option=1'
+# CHECK-NEXT: kernel.mlir:1:1: note: {{.*}}no such option no-such-option
 expect(HoistError, 'divisibility', lambda: fresh.hoist('divisibility=3'))
 # CHECK: divisibility: HoistError
 # CHECK-NEXT: hoist-stride-specialization failed:

@@ -124,13 +124,17 @@ try:
     module.hoist('divisibility=banana')
 except HoistError as error:
     print('hoist:', str(error).splitlines()[1])
+    # The reasons travel as data: the notes of that one error.
+    print('reasons:', [note['message'] for record in error.records
+                       for note in record['notes']])
 try:
     module.compile(Target('sm_90', options='O=banana'))
 except CompileError as error:
     print('pipeline:', str(error).splitlines()[0])
-# The package's own lines, located, naming what was rejected (the lines
-# after them are MLIR's option parser's, not this package's to test):
-# CHECK-NEXT: hoist: scale.mlir:1:1: error: invalid options for hoist-stride-specialization: 'divisibility=banana':
+# The package's own lines, located, naming what was rejected, and the
+# library's typed check of the value (nothing read back from stderr):
+# CHECK-NEXT: hoist: scale.mlir:1:1: error: invalid options for hoist-stride-specialization: 'divisibility=banana'
+# CHECK-NEXT: reasons: ["divisibility: 'banana' is not an unsigned 64-bit integer"]
 # CHECK-NEXT: pipeline: invalid pipeline '{{.*}}flyhoist-nvvm-pipeline{chip=sm_90 {{.*}}O=banana})':
 
 # CHECK-LABEL: manifest after lowering
