@@ -21,6 +21,7 @@
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
@@ -343,12 +344,20 @@ mlir::flyhoist::findImmediateOffsetFold(ArrayRef<Value> roots, int64_t value) {
       computeCoefficients(roots, uses->pending);
   if (!coefficients)
     return std::nullopt;
+  // (An access with two address operands the parameter reaches counts once:
+  // one add before it, whichever operand it goes to.)
+  std::optional<ImmediateOffsetFold> fold;
+  llvm::SmallPtrSet<Operation *, 4> counted;
   for (auto [use, range] : uses->addresses) {
     std::optional<int64_t> bytes =
         llvm::checkedMul(coefficients->lookup(use->get()), value);
-    if (bytes && *bytes != 0 && *bytes >= range.min && *bytes <= range.max)
-      return ImmediateOffsetFold{use->getOwner(), use->getOperandNumber(),
-                                 *bytes};
+    if (!bytes || *bytes == 0 || *bytes < range.min || *bytes > range.max)
+      continue;
+    if (!fold)
+      fold =
+          ImmediateOffsetFold{use->getOwner(), use->getOperandNumber(), *bytes};
+    if (counted.insert(use->getOwner()).second)
+      ++fold->numAccesses;
   }
-  return std::nullopt;
+  return fold;
 }

@@ -80,6 +80,10 @@ struct ParamPlan {
   /// new argument the host function holding the first launch site takes for
   /// the value, which the record names (set by LaunchPlanner::plan).
   std::optional<unsigned> hostArgument;
+  /// For Hoist with hoist-immediate-offsets: the number of accesses whose
+  /// immediate offset field would have held the value had it been kept (an
+  /// offset tail, findImmediateOffsetFold), each one runtime add hoisted.
+  std::optional<unsigned> immediateOffsets;
 };
 
 /// One kernel (or device function) and the plan for its parameters.

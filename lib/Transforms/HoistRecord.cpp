@@ -38,7 +38,7 @@ static spec::HoistedParamAttr hoistedEntry(MLIRContext *context,
   Type zeroExtendedTo = param.encoding.narrow ? param.carrierType : Type();
   return spec::HoistedParamAttr::get(
       context, param.name, type, number(param.argumentIndex), zeroExtendedTo,
-      facts, number(param.hostArgument));
+      facts, number(param.hostArgument), number(param.immediateOffsets));
 }
 
 void mlir::flyhoist::addKeptEntry(FunctionOpInterface function,

@@ -168,7 +168,7 @@ static llvm::json::Object renderFunction(Operation *function,
           {"bare_pointers",
            loweredParameterSlot(function, *argument, /*barePointers=*/true)},
       };
-    hoisted.push_back(llvm::json::Object{
+    llvm::json::Object entry{
         {"name", param.getName().str()},
         {"kernel_parameter", std::move(kernelParameter)},
         {"type", typeToString(param.getType())},
@@ -176,7 +176,12 @@ static llvm::json::Object renderFunction(Operation *function,
         {"argument", optionalNumber(param.getArgument())},
         {"preconditions", std::move(preconditions)},
         {"host_argument", optionalNumber(param.getHostArgument())},
-    });
+    };
+    // Only an offset tail hoisted with hoist-immediate-offsets has it: other
+    // entries read as they did before the field.
+    if (std::optional<int64_t> adds = param.getImmediateOffsets())
+      entry["immediate_offsets"] = *adds;
+    hoisted.push_back(std::move(entry));
   }
   llvm::json::Array kept;
   for (auto [param, location] : record.getKeptEntries())

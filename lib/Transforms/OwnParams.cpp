@@ -188,14 +188,17 @@ void mlir::flyhoist::planOwnParams(const DiscoveredKernel &kernel,
       keepFor(param, summary.firstBlockingUse->user,
               keepReasonOf(*summary.firstBlockingUse));
     } else if (std::optional<ImmediateOffsetFold> fold =
-                   hoistImmediateOffsets
-                       ? std::nullopt
-                       : findImmediateOffsetFold(values, param.value)) {
+                   findImmediateOffsetFold(values, param.value);
+               fold && !hoistImmediateOffsets) {
       spec::KeepReasonInfo why;
       why.reason = spec::KeepReason::ImmediateOffset;
       keepFor(param, fold->access, why);
     } else {
+      // Hoisted anyway, an offset tail costs an add per access that would
+      // have folded it: the record says how many.
       param.decision = ParamPlan::Decision::Hoist;
+      if (fold)
+        param.immediateOffsets = fold->numAccesses;
     }
   }
 }

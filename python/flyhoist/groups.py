@@ -16,7 +16,6 @@ import re
 from fractions import Fraction
 
 from .contract import kept_reason_text
-from .ir import HoistError
 from .variant import Variant
 
 #: Traces a group keeps to learn from: its first and its latest ones (the
@@ -239,26 +238,22 @@ def computed_in_kernel(inferred, present):
     return kept, computed
 
 
-def offset_tails(base, options, inference_options, kernel, values):
-    """'offset tails hoisted ...' naming the template's parameters that the
-    cache's own `options` would keep as an instruction's immediate offset
-    (inference hoists them: a compile per value saved for an add per access
-    they reach, bench/RESULTS.md 8b), or None. One more hoisting pass run,
-    no compile."""
-    if options == inference_options:
-        return None
-    module = base.clone()
-    try:
-        variant = Variant(kernel, values, module.hoist(options), ())
-    except HoistError:
-        return None
-    finally:
-        module.close()
-    tails = sorted(n for n, (_, entry) in variant.kept.items()
-                   if entry.get('reason') == 'immediate-offset')
-    return (f'offset tails hoisted (an add per access instead of an '
-            f'immediate offset): {", ".join(map(repr, tails))}'
-            if tails else None)
+def offset_tails(variant):
+    """'offset tails hoisted ...' naming the variant's hoisted parameters
+    that would have folded into an instruction's immediate offset (the
+    manifest's `immediate_offsets`: inference hoists them, a compile per
+    value saved for an add per access, bench/RESULTS.md 8b), each with the
+    number of accesses summed over the functions, or None."""
+    adds = {}
+    for function in Variant._functions(variant.manifest):
+        for entry in function.get('hoisted', ()):
+            count = entry.get('immediate_offsets')
+            if entry['name'] in variant.hoisted and isinstance(count, int):
+                adds[entry['name']] = adds.get(entry['name'], 0) + count
+    return ('offset tails hoisted (an add per access instead of an '
+            'immediate offset): ' + ', '.join(
+                f'{n!r} ({c} access{"" if c == 1 else "es"})'
+                for n, c in sorted(adds.items()))) if adds else None
 
 
 def derived_text(name, rule):

@@ -187,8 +187,7 @@ class Inference:
             return f'not hoisted: {str(error).splitlines()[-1]}'
         values = {**params, **matched}
         variant = Variant(kernel, values, manifest, set(matched))
-        variant.computed, variant.tails = computed, offset_tails(
-            base, self.cache.options, self.options, kernel, values)
+        variant.computed, variant.tails = computed, offset_tails(variant)
         kept = [n for n in varying if n not in variant.hoisted]
         failure = variant.failure(values, args)
         if len(kept) == len(varying) or failure is not None:

@@ -33,7 +33,9 @@ for options in ('', 'hoist-immediate-offsets=false'):
     cache.close()
 # CHECK: options '': compiled 2, arguments [('in', 'out', 'x', 32), ('in', 'out', 'x', 16), ('in', 'out', 'x', 8)]
 # The log names the tail that inference hoisted where the cache's own
-# options would have kept it as an immediate offset.
-# CHECK-NEXT: compiled lds_tail template for tail=32 in group 1: learned from 2 traces: hoists 'tail'; offset tails hoisted (an add per access instead of an immediate offset): 'tail'
+# options would have kept it as an immediate offset, with what it costs: the
+# manifest's immediate_offsets, the two LDS reads whose offset field would
+# have held it (one add each).
+# CHECK-NEXT: compiled lds_tail template for tail=32 in group 1: learned from 2 traces: hoists 'tail'; offset tails hoisted (an add per access instead of an immediate offset): 'tail' (2 accesses){{$}}
 # CHECK-NEXT: options 'hoist-immediate-offsets=false': compiled 4, arguments [('in', 'out', 'x'), ('in', 'out', 'x'), ('in', 'out', 'x')]
 # CHECK-NEXT: compiled lds_tail again for tail=32 in group 2 (tail=32): 'tail' kept specialized: folds into an instruction's immediate offset at

@@ -11,7 +11,9 @@
 // CHECK: llvm.getelementptr %{{.*}}[%[[T]]]
 // HOIST-LABEL: gpu.func @lds_tail(
 // HOIST-SAME: %[[T:[a-z0-9]*]]: i32) kernel
-// HOIST-SAME: hoisted = [#spec.hoisted<name = "tail", type = i32, argument = 1>]
+// The record counts the accesses whose offset field would have held it (the
+// load through %pa and the store through %pb): one runtime add each.
+// HOIST-SAME: hoisted = [#spec.hoisted<name = "tail", type = i32, argument = 1, immediate_offsets = 2>]
 // HOIST: llvm.getelementptr %{{.*}}[%[[T]]]
 module attributes {gpu.container_module} {
   gpu.module @m [#rocdl.target<chip = "gfx942">] {
@@ -81,6 +83,12 @@ module attributes {gpu.container_module} {
 // CHECK-SAME: hoisted = [#spec.hoisted<name = "w"
 // CHECK-LABEL: gpu.func @mixed(
 // CHECK-SAME: hoisted = [#spec.hoisted<name = "w"
+// With hoist-immediate-offsets too, and then no access is counted: a
+// stride never fits an immediate offset field.
+// HOIST-LABEL: gpu.func @stride(
+// HOIST-SAME: hoisted = [#spec.hoisted<name = "w", type = i32, argument = 1>]
+// HOIST-LABEL: gpu.func @mixed(
+// HOIST-SAME: hoisted = [#spec.hoisted<name = "w", type = i32, argument = 1>]
 module attributes {gpu.container_module} {
   gpu.module @s [#rocdl.target<chip = "gfx942">] {
     llvm.mlir.global external @smem() {addr_space = 3 : i32, alignment = 128 : i64, dso_local} : !llvm.array<4096 x i8>

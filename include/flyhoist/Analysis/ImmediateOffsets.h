@@ -52,6 +52,10 @@ struct ImmediateOffsetFold {
   unsigned operandNumber = 0;
   /// The parameter's contribution to that address, in bytes.
   int64_t byteOffset = 0;
+  /// How many accesses (`access` included) have an address operand whose
+  /// immediate field holds the parameter's contribution there: hoisted, each
+  /// of them takes one runtime add instead.
+  unsigned numAccesses = 0;
 };
 
 /// Whether the parameter whose `spec.param` results are `roots`, of value
@@ -59,8 +63,9 @@ struct ImmediateOffsetFold {
 /// linear address arithmetic with constant coefficients ending in the
 /// address operands of memory accesses, and at least one access's
 /// immediate field holds its (non-zero) byte contribution. Returns the
-/// first such access in IR order, or std::nullopt (the parameter counts as
-/// a stride). Meant for parameters the use analysis found address-only.
+/// first such access the walk reaches, with the number of them, or
+/// std::nullopt (the parameter counts as a stride). Meant for parameters the
+/// use analysis found address-only.
 std::optional<ImmediateOffsetFold>
 findImmediateOffsetFold(ArrayRef<Value> roots, int64_t value);
 

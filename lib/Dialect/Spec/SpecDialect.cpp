@@ -81,7 +81,8 @@ LogicalResult SpecDialect::verifyOperationAttribute(Operation *op,
 LogicalResult HoistedParamAttr::verify(
     function_ref<InFlightDiagnostic()> emitError, StringAttr name, Type type,
     std::optional<int64_t> argument, Type zeroExtendedTo,
-    ArrayAttr preconditions, std::optional<int64_t> hostArgument) {
+    ArrayAttr preconditions, std::optional<int64_t> hostArgument,
+    std::optional<int64_t> immediateOffsets) {
   if (!name || name.getValue().empty())
     return emitError() << "a hoisted parameter needs a name";
   if (preconditions && !llvm::all_of(preconditions, [](Attribute fact) {
@@ -99,6 +100,11 @@ LogicalResult HoistedParamAttr::verify(
   if ((argument && *argument < 0) || (hostArgument && *hostArgument < 0))
     return emitError() << "argument numbers of '" << name.getValue()
                        << "' must be non-negative";
+  // The field is there only for a parameter that would have folded into
+  // some access's immediate offset: a count of none is a hand edit.
+  if (immediateOffsets && *immediateOffsets < 1)
+    return emitError() << "immediate_offsets of '" << name.getValue()
+                       << "' must be at least 1";
   return success();
 }
 

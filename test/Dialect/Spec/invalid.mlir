@@ -57,6 +57,15 @@ func.func @record_negative_argument(%a: index) attributes {spec.record = #spec.r
 
 // -----
 
+// A count of no accesses is no offset tail: the field is absent then.
+// expected-error @+2 {{immediate_offsets of 'tail' must be at least 1}}
+// expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'hoisted'}}
+func.func @record_no_immediate_offsets(%a: i32) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "tail", type = i32, argument = 0, immediate_offsets = 0>], kept = [], kept_locations = [], launch_sites = []>} {
+  return
+}
+
+// -----
+
 // expected-error @+2 {{a hoisted parameter needs a name}}
 // expected-error @+1 {{failed to parse Spec_HoistRecordAttr parameter 'hoisted'}}
 func.func @record_unnamed(%a: index) attributes {spec.record = #spec.record<hoisted = [#spec.hoisted<name = "", type = index, argument = 0>], kept = [], kept_locations = [], launch_sites = []>} {

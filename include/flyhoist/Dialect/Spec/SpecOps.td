@@ -193,6 +193,9 @@ def Spec_HoistedParamAttr : Spec_Attr<"HoistedParam", "hoisted"> {
     `#spec.equals_parameter`, `#spec.equals_constant` and
     `#spec.equals_unverifiable` attributes (docs/MANIFEST.md). `host_argument` is the
     new argument of the launching host function, with hoist-into-host.
+    `immediate_offsets`, for an offset tail hoisted with
+    hoist-immediate-offsets, is the number of memory accesses whose
+    immediate offset field would have held it, kept: one runtime add each.
     Never the value.
   }];
   let parameters = (ins
@@ -201,7 +204,8 @@ def Spec_HoistedParamAttr : Spec_Attr<"HoistedParam", "hoisted"> {
     OptionalParameter<"std::optional<int64_t>">:$argument,
     OptionalParameter<"::mlir::Type">:$zero_extended_to,
     OptionalParameter<"::mlir::ArrayAttr">:$preconditions,
-    OptionalParameter<"std::optional<int64_t>">:$host_argument);
+    OptionalParameter<"std::optional<int64_t>">:$host_argument,
+    OptionalParameter<"std::optional<int64_t>">:$immediate_offsets);
   let assemblyFormat = "`<` struct(params) `>`";
   let genVerifyDecl = 1;
 }
