@@ -58,215 +58,33 @@ import common  # bench/gpu/common.py: bench/common.py
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 common.import_flyhoist()
-from flyhoist.params import spec_param  # noqa: E402
-from flyhoist.retire import (CuPyBackend, CuPyModule,  # noqa: E402
+from flyhoist.retire import (CuPyModule,  # noqa: E402
                              ModuleRetirer, ResidentModules)
-
-ENTRY = 'spin'
-THREADS = 256
-ROW_STRIDE = 256
-LCG_A, LCG_B = 1664525, 1013904223
-
-
-def kernel_text(values):
-    """The traced kernel: out[row * row_stride + tid] = lcg^iters(tid)."""
-    return f'''module attributes {{gpu.container_module}} {{
-  gpu.module @spin_kernels {{
-    gpu.func @{ENTRY}(%out: memref<?xi32>, %row: index) kernel {{
-      {spec_param('iters', 'iters', values['iters'], 'index')}
-      {spec_param('stride', 'row_stride', values['row_stride'], 'index')}
-      %tid = gpu.thread_id x
-      %c0 = arith.constant 0 : index
-      %c1 = arith.constant 1 : index
-      %a = arith.constant {LCG_A} : i32
-      %b = arith.constant {LCG_B} : i32
-      %seed = arith.index_cast %tid : index to i32
-      %x = scf.for %i = %c0 to %iters step %c1 iter_args(%v = %seed) -> (i32) {{
-        %m = arith.muli %v, %a : i32
-        %n = arith.addi %m, %b : i32
-        scf.yield %n : i32
-      }}
-      %base = arith.muli %row, %stride : index
-      %at = arith.addi %base, %tid : index
-      memref.store %x, %out[%at] : memref<?xi32>
-      gpu.return
-    }}
-  }}
-}}
-'''
-
-
-def lcg_power(iters):
-    """(A, B) with lcg^iters(x) = A x + B mod 2^32."""
-    result, step = (1, 0), (LCG_A, LCG_B)
-    while iters:
-        if iters & 1:
-            result = ((step[0] * result[0]) % 2**32,
-                      (step[0] * result[1] + step[1]) % 2**32)
-        step = ((step[0] * step[0]) % 2**32,
-                (step[0] * step[1] + step[1]) % 2**32)
-        iters >>= 1
-    return result
-
-
-def expected_row(iters):
-    a, b = lcg_power(iters)
-    row = []
-    for tid in range(THREADS):
-        x = (a * tid + b) % 2**32
-        row.append(x - 2**32 if x >= 2**31 else x)
-    return row
+from retire_kernel import (  # noqa: E402,F401
+    ENTRY,
+    THREADS,
+    ROW_STRIDE,
+    LCG_A,
+    LCG_B,
+    kernel_text,
+    lcg_power,
+    expected_row,
+    make)
+from retire_retirers import (  # noqa: E402,F401
+    NaiveRetirer,
+    SyncRetirer,
+    RETIRERS,
+    TrackingBackend)
 
 
 # ----------------------------------------------------------------------------
 # make (here)
 # ----------------------------------------------------------------------------
 
-def make(args):
-    from flyhoist import KernelCache, Target
-    os.makedirs(args.out, exist_ok=True)
-    cache = KernelCache(Target('sm_90'), cache_dir=False)
-    variants = []
-    for i in range(args.variants):
-        iters = args.iters + i * 1024
-        launch = cache.get('spin', {'iters': iters, 'row_stride': ROW_STRIDE},
-                           kernel_text)
-        (ptx,) = launch.objects.values()
-        path = f'spin_{i}.ptx'
-        with open(os.path.join(args.out, path), 'wb') as f:
-            f.write(ptx)
-        # The kernel's own arguments, then the hoisted stride where the
-        # manifest put it.
-        order = launch.arguments(['out', 'row'])
-        variants.append({'key': launch.fingerprints['spin_kernels'],
-                         'iters': iters, 'ptx': path, 'arguments': order})
-    spec = {'entry': ENTRY, 'threads': THREADS, 'row_stride': ROW_STRIDE,
-            'variants': variants, 'traced': cache.traced,
-            'compiled': cache.compiled, 'recompiles': cache.recompiles}
-    with open(os.path.join(args.out, 'spin.json'), 'w') as f:
-        json.dump(spec, f, indent=1)
-    print(f'{len(variants)} modules (traced {cache.traced}, compiled '
-          f'{cache.compiled}), arguments {variants[0]["arguments"]}')
-    for line in cache.recompiles:
-        print(' ', line)
-
 
 # ----------------------------------------------------------------------------
 # run (on the GPU machine)
 # ----------------------------------------------------------------------------
-
-class NaiveRetirer:
-    """Unloads at once, on the launching thread: what a launcher cache
-    without retirement does (it unloads code that queued work uses)."""
-
-    def __init__(self, backend):
-        self.backend = backend
-        self.retired = self.unloaded = self.pending = 0
-
-    def launched(self, module, stream):
-        pass
-
-    def retire(self, module):
-        self.retired += 1
-        self.backend.unload(module)
-        self.unloaded += 1
-
-    def collect(self):
-        return 0
-
-    def drain(self):
-        pass
-
-    close = drain
-
-
-class SyncRetirer:
-    """The package's retirer before it had a thread (up to commit aa8fc95):
-    events on the module's streams, then unloads on the launching thread,
-    at each retirement and each miss, of every module whose events have
-    completed. Kept for comparison."""
-
-    def __init__(self, backend):
-        self.backend = backend
-        self._streams = {}
-        self._pending = []
-        self.retired = self.unloaded = 0
-
-    def launched(self, module, stream):
-        self._streams.setdefault(id(module), (module, {}))[1][id(stream)] = \
-            stream
-
-    def retire(self, module):
-        _, streams = self._streams.pop(id(module), (module, {}))
-        events = [self.backend.record_event(s) for s in streams.values()]
-        self._pending.append((module, events))
-        self.retired += 1
-        self.collect()
-
-    def collect(self):
-        ready, waiting = [], []
-        for module, events in self._pending:
-            done = all(self.backend.event_done(e) for e in events)
-            (ready if done else waiting).append((module, events))
-        self._pending = waiting
-        for module, _ in ready:
-            self.backend.unload(module)
-        self.unloaded += len(ready)
-        return len(ready)
-
-    def drain(self):
-        pending, self._pending = self._pending, []
-        for module, events in pending:
-            for event in events:
-                self.backend.wait_event(event)
-            self.backend.unload(module)
-        self.unloaded += len(pending)
-
-    close = drain
-
-    @property
-    def pending(self):
-        return len(self._pending)
-
-
-RETIRERS = {
-    'retire': ModuleRetirer,
-    # The worker thread alone: unload as soon as the module's events have
-    # completed, idle device or not.
-    'thread': lambda backend: ModuleRetirer(backend, max_deferred=0),
-    'sync': SyncRetirer, 'naive': NaiveRetirer}
-
-
-class TrackingBackend(CuPyBackend):
-    """The package's CuPy backend; at each unload it also looks at the
-    harness's own sentinel events of the module's launches, times the
-    unload and notes whether it ran on the launching thread."""
-
-    def __init__(self, cp):
-        super().__init__(cp)
-        self.launch_thread = threading.current_thread()
-        self.sentinels = {}
-        self.unloads = 0
-        self.unloaded_while_queued = 0
-        self.queued_at_unload = 0
-        self.unload_seconds = []
-        self.launch_thread_unload_seconds = []
-
-    def event_done(self, event):  # for SyncRetirer
-        return event.done
-
-    def unload(self, module):
-        pending = sum(not e.done for e in self.sentinels.pop(id(module), ()))
-        if pending:
-            self.unloaded_while_queued += 1
-            self.queued_at_unload += pending
-        start = time.perf_counter()
-        module.unload()
-        took = time.perf_counter() - start
-        self.unload_seconds.append(took)
-        if threading.current_thread() is self.launch_thread:
-            self.launch_thread_unload_seconds.append(took)
-        self.unloads += 1
 
 
 def ms(seconds):
