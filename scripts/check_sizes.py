@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Checks the size limits of the library sources: no file under lib/ over
-450 lines, no function over 60 lines except the declarative tables listed in
-TABLES. Prints each violation as FILE:LINE and exits 1 if there is one.
+"""Checks the size limits of the sources: no file under lib/ over 450
+lines, no function there over 60 lines except the declarative tables listed
+in TABLES, and no Python file under bench/, fuzz/ or python/ over 450 lines
+(PYTHON_DIRS). Prints each violation as FILE:LINE and exits 1 if there is
+one.
 
 Functions are found by brace matching outside comments, strings and
 character literals: a block opened at namespace or class scope after a
@@ -22,6 +24,9 @@ import sys
 
 MAX_FILE_LINES = 450
 MAX_FUNCTION_LINES = 60
+# The Python outside lib/ held to the same file limit: the package, the
+# fuzzers and the benchmarks.
+PYTHON_DIRS = ('bench', 'fuzz', 'python')
 # Declarative tables: one case per line, nothing to split.
 TABLES = {'describeKeepReason'}
 
@@ -117,6 +122,16 @@ def main():
         for first, length, name in long_functions(path):
             report(f'{shown}:{name}', f'{shown}:{first}', length,
                    MAX_FUNCTION_LINES, name)
+    python_files = sorted(
+        path for folder in PYTHON_DIRS
+        for path in glob.glob(os.path.join(root, folder, '**', '*.py'),
+                              recursive=True))
+    for path in python_files:
+        shown = os.path.relpath(path, root)
+        count = open(path, encoding='utf-8').read().count('\n')
+        if count > MAX_FILE_LINES:
+            report(shown, f'{shown}:1', count, MAX_FILE_LINES, 'the file')
+    files += python_files
     # A listed excess that is gone leaves the list, so that it only shrinks.
     for key in sorted(set(known) - still_over):
         print(f'{key}: listed as an exception but within the limits now; '
