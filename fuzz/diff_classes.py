@@ -2,9 +2,11 @@
 through every option set, and what counts as a defect."""
 
 import concurrent.futures
+import json
 import os
 import random
 import re
+import tempfile
 import time
 import gen_classes
 from diff_tools import Failure, OPT_LEVELS, check_lowers, run  # noqa: F401
@@ -22,8 +24,17 @@ def class_defects(tools, case):
     generated case; an empty list when it passes. Also returns the outcome
     ('hoisted', 'kept', 'rejected')."""
     found = []
-    flags = ["--hoist-stride-specialization=" + case.options]
-    rc, out, err = run([tools.fly_opt] + flags, case.text)
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "manifest.json")
+        options = (case.options + " " if case.options else "") + \
+            "manifest=" + path
+        rc, out, err = run([tools.fly_opt,
+                            "--hoist-stride-specialization=" + options],
+                           case.text)
+        manifest = None
+        if rc == 0:
+            with open(path) as f:
+                manifest = json.load(f)
     if rc < 0 or "Stack dump" in err or "PLEASE submit" in err:
         return [("crash", err[-2000:])], "crashed"
     if rc != 0:
@@ -37,7 +48,10 @@ def class_defects(tools, case):
     rc2, _, err2 = run([tools.fly_opt], out)
     if rc2 != 0:
         found.append(("invalid IR", "the output does not parse again: " + err2[:2000]))
-    hoisted = set(re.findall(r"'([\w.]+)' hoisted in kernel", err))
+    # What was hoisted and recorded, as the manifest has it.
+    kernels = manifest.get("kernels", [])
+    functions = kernels + manifest.get("device_functions", [])
+    hoisted = {e["name"] for k in kernels for e in k["hoisted"]}
     outcome = "hoisted" if hoisted else "kept"
     if case.runnable and rc2 == 0:
         program = out
@@ -83,15 +97,17 @@ def class_defects(tools, case):
                           "@host gained %s for one name launched as %s"
                           % (host, case.host_new_types)))
         # Each kernel's record names the host argument of its own type.
-        for ty, where in re.findall(r"#spec\.hoisted<name = \"\w+\", type = (\w+), "
-                                    r"argument = \d+, host_argument = (\d+)", out):
-            if int(where) >= len(signature) or signature[int(where)] != ty:
+        for ty, where in ((e["type"], e["host_argument"])
+                          for k in functions for e in k["hoisted"]
+                          if e["argument"] is not None
+                          and e["host_argument"] is not None):
+            if where >= len(signature) or signature[where] != ty:
                 found.append(("wrong host arguments",
                               "a record names host argument %s for type %s; "
                               "@host takes %s" % (where, ty, signature)))
     if case.divisor_value is not None:
-        for d in re.findall(r"#spec\.divisible_by<(-?\d+)>", out):
-            d = int(d)
+        for d in (p["divisor"] for k in functions for e in k["hoisted"]
+                  for p in e["preconditions"] if p["kind"] == "divisible-by"):
             if d <= 1 or d & (d - 1) or case.divisor_value % d:
                 found.append(("bad divisor", "divisor %d recorded for value %d"
                               % (d, case.divisor_value)))

@@ -4,32 +4,37 @@ signatures, the address-only check, and its self test."""
 import re
 
 
-ENTRY_RE = re.compile(r'#spec\.hoisted<((?:"[^"]*"|<[^<>]*>|[^<>"])*)>')
+def _functions(manifest):
+    return manifest.get("kernels", []) + manifest.get("device_functions", [])
 
 
-FIELD_RE = re.compile(r'(\w+) = ("[^"]*"|\[(?:"[^"]*"|[^\]"])*\]|[^,]+)')
-
-
-def hoisted_entries(text):
+def hoisted_entries(manifest, symbol="@kernel"):
     """(name, argument index or None, type, divisor, narrow) for each hoisted
-    entry of @kernel's `#spec.record`: the argument's type, the d of a
-    recorded `#spec.divisible_by<d>` (1 if none) and whether the narrow
-    `#spec.range<min = 0, max = 2147483647>` is recorded."""
-    kernel_line = next((l for l in text.splitlines()
-                        if re.search(r"\b(?:func|llvm)\.func @kernel\(", l)), "")
-    if "spec.record = #spec.record<" not in kernel_line:
+    entry of `symbol` in the manifest: the argument's type, the divisor of
+    its `divisible-by` precondition (1 if none) and whether the narrow range
+    [0, 2^31) is among its preconditions; None when the manifest has no
+    entry for `symbol`."""
+    function = next((f for f in _functions(manifest)
+                     if f["symbol"].split("::")[-1] == symbol), None)
+    if function is None:
         return None
     entries = []
-    for entry in ENTRY_RE.findall(kernel_line):
-        fields = {k: v.strip() for k, v in FIELD_RE.findall(entry)}
-        name = fields["name"].strip('"')
-        arg = int(fields["argument"]) if "argument" in fields else None
-        pre = fields.get("preconditions", "")
-        divisor = re.search(r"#spec\.divisible_by<(\d+)>", pre)
-        entries.append((name, arg, fields["type"],
-                        int(divisor.group(1)) if divisor else 1,
-                        "#spec.range<min = 0, max = 2147483647>" in pre))
+    for entry in function["hoisted"]:
+        pre = entry["preconditions"]
+        divisor = next((p["divisor"] for p in pre
+                        if p["kind"] == "divisible-by"), 1)
+        narrow = any(p["kind"] == "range" and p["min"] == 0
+                     and p["max"] == 2147483647 for p in pre)
+        entries.append((entry["name"], entry["argument"], entry["type"],
+                        divisor, narrow))
     return entries
+
+
+def kept_values(manifest):
+    """{(name, value)} of every kept parameter the manifest names."""
+    return {(entry["name"], entry["value"])
+            for function in _functions(manifest)
+            for entry in function["kept"]}
 
 
 def function_text(text, name):

@@ -6,7 +6,7 @@ import random
 import re
 import gen_kernels
 from diff_tools import Failure, OPTION_SETS, OPT_LEVELS, check_lowers, run  # noqa: F401
-from diff_ir import check_address_only, function_text, hoisted_entries, replace_main, signature_types  # noqa: F401
+from diff_ir import check_address_only, function_text, hoisted_entries, kept_values, replace_main, signature_types  # noqa: F401
 
 
 def launcher_chain(rng, kernel):
@@ -76,11 +76,11 @@ def test_kernel(tools, seed, trials, only=""):
         return kernel.module_text(values, host_functions=chain, callee=top)
 
     source = module_for(marked)
-    hoist = ["--hoist-stride-specialization=" + options]
-    hoisted = tools.opt(source, hoist, "hoisting")
-    entries = hoisted_entries(hoisted)
+    hoisted, manifest = tools.hoist(source, options, "hoisting")
+    entries = hoisted_entries(manifest)
     if entries is None:
-        raise Failure("no #spec.record on @kernel", hoisted, {"input.mlir": source})
+        raise Failure("no manifest entry for @kernel", hoisted,
+                      {"input.mlir": source})
     names = {e[0] for e in entries}
     stats["hoisted"] = len(entries)
     stats["kept"] = len(kernel.params) - len(entries)
@@ -179,7 +179,9 @@ def test_kernel(tools, seed, trials, only=""):
             # The divisor is part of the specialization key: values with
             # another one get another kernel, by design. The same one, the
             # same kernel.
-            other = tools.opt(module_for(values), hoist, "hoisting")
+            other = tools.opt(module_for(values),
+                              ["--hoist-stride-specialization=" + options],
+                              "hoisting")
             _, s, e = function_text(other, "kernel")
             if other.splitlines()[s:e + 1] != kernel_fn:
                 raise Failure("kernel not identical across hoisted values",
@@ -237,12 +239,11 @@ def test_kernel_inferred(tools, seed, trials, only=""):
         raise Failure("inference failed on traces of one kernel", err,
                       {"trace-%d.mlir" % i: t for i, t in enumerate(traces)})
     stats["inferred"] = template.count("spec.param")
-    hoisted = tools.opt(template, ["--hoist-stride-specialization=remarks=false"],
-                        "hoisting the template")
-    entries = hoisted_entries(hoisted) or []
+    hoisted, manifest = tools.hoist(template, "remarks=false",
+                                    "hoisting the template")
+    entries = hoisted_entries(manifest) or []
     stats["hoisted"] = len(entries)
-    kept_names = set(re.findall(r'#spec\.kept<name = "([^"]+)", value = (-?\d+)',
-                                hoisted))
+    kept_names = kept_values(manifest)
     equals = [p for p in kernel.params if p.equals]
     with_argument = sorted((e for e in entries if e[1] is not None),
                            key=lambda e: e[1])

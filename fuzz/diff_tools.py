@@ -1,9 +1,11 @@
 """differential.py's tools and option sets: how fly-opt and the lowering
 are run, and the check that a hoisted module still lowers."""
 
+import json
 import os
 import shutil
 import subprocess
+import tempfile
 import lowering
 
 
@@ -61,6 +63,18 @@ class Tools:
         if rc != 0:
             raise Failure("fly-opt failed (%s)" % what, err, {"input.mlir": text})
         return out
+
+    def hoist(self, text, options, what, flags=()):
+        """Hoists `text` with the pass's `options`: the hoisted text and the
+        manifest the pass wrote (docs/MANIFEST.md), which checkers read
+        instead of the printed record."""
+        with tempfile.TemporaryDirectory() as folder:
+            path = os.path.join(folder, "manifest.json")
+            joined = (options + " " if options else "") + "manifest=" + path
+            out = self.opt(text, ["--hoist-stride-specialization=" + joined]
+                           + list(flags), what)
+            with open(path) as f:
+                return out, json.load(f)
 
     def runnable(self, lowered):
         """The lowered module as mlir-runner is given it."""

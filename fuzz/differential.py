@@ -65,9 +65,8 @@ from diff_tools import (  # noqa: E402,F401
     pipeline_options,
     check_lowers)
 from diff_ir import (  # noqa: E402,F401
-    ENTRY_RE,
-    FIELD_RE,
     hoisted_entries,
+    kept_values,
     function_text,
     signature_types,
     replace_main,

@@ -72,14 +72,13 @@ class Form:
         if rc != 0:
             raise Failure("inference failed (%s form)" % form, err,
                           {"trace-0.mlir": traces[0], "trace-1.mlir": traces[1]})
-        self.hoisted = tools.opt(self.template, [
-            "--hoist-stride-specialization=remarks=false",
-            "--mlir-print-local-scope"], "hoisting the template")
-        entries = differential.hoisted_entries(self.hoisted) or []
+        self.hoisted, manifest = tools.hoist(
+            self.template, "remarks=false", "hoisting the template",
+            ["--mlir-print-local-scope"])
+        entries = differential.hoisted_entries(manifest) or []
         self.with_argument = sorted((e for e in entries if e[1] is not None),
                                     key=lambda e: e[1])
-        self.kept = {n: int(v) for n, v in re.findall(
-            r'#spec\.kept<name = "([^"]+)", value = (-?\d+)', self.hoisted)}
+        self.kept = dict(differential.kept_values(manifest))
         self.hoisted_names = [e[0] for e in entries]
 
     def match(self, trace):
