@@ -13,6 +13,7 @@ instruction count, SGPRs, VGPRs and kernel arguments.
   bench/derived_isa.py [--chip gfx942] [--widths 64,101,7] [--fly-opt PATH]
 """
 import argparse
+import json
 import os
 import re
 import sys
@@ -26,23 +27,26 @@ sys.path.insert(0, os.path.join(common.ROOT, 'test', 'Python', 'Inputs'))
 INSTRUCTION = re.compile(r'^\s+[a-z_0-9]+(\s|$)')
 REGISTERS = {name: re.compile(r'\.amdhsa_next_free_' + name + r'\s+(\d+)')
              for name in ('sgpr', 'vgpr')}
-HOISTED = re.compile(r'#spec\.hoisted<name = "([^"]+)"')
 INFERENCE = ' hoist-immediate-offsets=true'
 
 
 def isa_cost(fly_opt, text, chip, workdir, hoist_options=INFERENCE):
     """{'instructions', 'sgpr', 'vgpr', 'hoisted'} of `text` hoisted (with
     `hoist_options`) and compiled to `chip`'s ISA; one kernel per module."""
-    first = 'hoist-stride-specialization{remarks=false%s}' % hoist_options
+    manifest = os.path.join(workdir, 'manifest.json')
+    first = 'hoist-stride-specialization{remarks=false%s manifest=%s}' % (
+        hoist_options, manifest)
     hoisted, _, _ = common.compile_module(
         fly_opt, text, f'builtin.module({first})', workdir)
+    with open(manifest) as f:
+        kernels = json.load(f)['kernels']
     o = common.target_opt_level(text)
     o = '' if o is None else f' O={o}'
     pipe = f'builtin.module(flyhoist-amdgpu-pipeline{{chip={chip}{o} ' \
            f'format=isa}})'
     out, _, _ = common.compile_module(fly_opt, hoisted, pipe, workdir)
     cost = {'instructions': 0, 'sgpr': 0, 'vgpr': 0,
-            'hoisted': HOISTED.findall(hoisted)}
+            'hoisted': [e['name'] for k in kernels for e in k['hoisted']]}
     for _, _, _, _, data in gpu_objects.objects(out):
         asm = data.decode('latin-1')
         cost['instructions'] += sum(

@@ -37,6 +37,7 @@ and value, from this run. `fact` is what the pass recorded for the value
 import argparse
 import concurrent.futures
 import glob
+import json
 import os
 import platform
 import re
@@ -146,18 +147,21 @@ def classify(mnemonics):
 
 def fact_of(fly_opt, text, param, workdir):
     """The divisor and type the pass records for the value with both options."""
-    out, _, _ = common.compile_module(
+    manifest = os.path.join(workdir, 'facts-manifest.json')
+    common.compile_module(
         fly_opt, text,
-        'builtin.module(hoist-stride-specialization{remarks=false divisibility=16 narrow-range})',
+        'builtin.module(hoist-stride-specialization{remarks=false '
+        f'divisibility=16 narrow-range manifest={manifest}}})',
         workdir)
-    m = re.search(r'#spec\.hoisted<name = "' + re.escape(param) +
-                  r'"(?:"[^"]*"|<[^<>]*>|[^<>"])*>', out)
-    if not m:
+    with open(manifest) as f:
+        kernels = json.load(f)['kernels']
+    entry = next((e for k in kernels for e in k['hoisted']
+                  if e['name'] == param), None)
+    if entry is None:
         return 'NOT HOISTED'
-    rec = m.group(0)
-    d = re.search(r'#spec\.divisible_by<(\d+)>', rec)
-    t = re.search(r'\btype = (\w+)', rec)
-    return f'd={d.group(1) if d else 1} {t.group(1) if t else "?"}'
+    d = next((p['divisor'] for p in entry['preconditions']
+              if p['kind'] == 'divisible-by'), 1)
+    return f'd={d} {entry["type"]}'
 
 
 def measure(fly_opt, objdump, readelf, text, chip, pipe_first, workdir, tag):
