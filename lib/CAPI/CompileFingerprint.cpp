@@ -8,6 +8,7 @@
 #include "flyhoist-c/FlyHoist.h"
 
 #include "flyhoist/Dialect/Spec/SpecDialect.h"
+#include "flyhoist/Transforms/Manifest.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Utils.h"
@@ -15,8 +16,6 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OperationSupport.h"
 
-#include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/SHA256.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -82,17 +81,8 @@ MlirLogicalResult flyhoistPrintCompileFingerprint(MlirOperation op,
   // (which hold locations as attributes) without theirs.
   OwningOpRef<Operation *> copy = unwrap(op)->clone();
   keepDeviceParts(*copy);
-  for (auto [recorded, record] : spec::collectHoistRecords(*copy))
-    recorded->setAttr(spec::kRecordAttrName, record.withoutLocations());
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  OpPrintingFlags flags;
-  flags.printGenericOpForm().enableDebugInfo(false).assumeVerified();
-  (*copy)->print(os, flags);
-  std::array<uint8_t, 32> digest = llvm::SHA256::hash(ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(text.data()), text.size()));
   mlir::detail::CallbackOstream stream(callback, userData);
-  stream << "sha256:" << llvm::toHex(digest, /*LowerCase=*/true);
+  stream << fingerprintWithoutLocations(*copy);
   stream.flush();
   return mlirLogicalResultSuccess();
 }

@@ -25,13 +25,17 @@ std::string mlir::flyhoist::fingerprintGPUModule(gpu::GPUModuleOp module) {
   // records hold locations as attributes, which the printer prints whatever
   // the flags say: hash a copy whose records have none.
   OwningOpRef<Operation *> copy = module->clone();
-  for (auto [op, record] : spec::collectHoistRecords(*copy))
-    op->setAttr(spec::kRecordAttrName, record.withoutLocations());
+  return fingerprintWithoutLocations(*copy);
+}
+
+std::string mlir::flyhoist::fingerprintWithoutLocations(Operation *op) {
+  for (auto [recorded, record] : spec::collectHoistRecords(op))
+    recorded->setAttr(spec::kRecordAttrName, record.withoutLocations());
   std::string text;
   llvm::raw_string_ostream os(text);
   OpPrintingFlags flags;
   flags.printGenericOpForm().enableDebugInfo(false).assumeVerified();
-  (*copy)->print(os, flags);
+  op->print(os, flags);
   std::array<uint8_t, 32> digest = llvm::SHA256::hash(ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(text.data()), text.size()));
   return "sha256:" + llvm::toHex(digest, /*LowerCase=*/true);

@@ -28,6 +28,12 @@ inline constexpr int kManifestSchemaVersion = 3;
 /// only in locations; different when any op, attribute or type differs.
 std::string fingerprintGPUModule(gpu::GPUModuleOp module);
 
+/// The same canonical hash of `op` itself, which it changes: its hoist
+/// records lose their locations. For a copy the caller owns (the C API's
+/// compile fingerprint hashes a copy of a whole module cut to what a
+/// lowering reads).
+std::string fingerprintWithoutLocations(Operation *op);
+
 /// Renders the manifest of `module` from the hoist records (`spec.record`)
 /// its functions carry: per kernel (and per device function) the hoisted and
 /// kept parameters and the launch sites, per gpu.module its fingerprint. The
