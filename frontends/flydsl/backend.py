@@ -67,32 +67,38 @@ def split(fragments):
     return [], fragments
 
 
+def run_tool(args, text, failure):
+    """The MLIR 22 tool's output for `text` with `args`; raises
+    failure(reason) with its first error line when it fails."""
+    run = subprocess.run(
+        [*tool_command(), *args, "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+    )
+    if run.returncode != 0:
+        first = next(
+            (line for line in run.stderr.splitlines() if "error" in line),
+            run.stderr.strip()[:200],
+        )
+        raise failure(
+            f"the MLIR 22 tool failed (exit {run.returncode}): "
+            f"{first or 'no message'}"
+        )
+    return run.stdout
+
+
 def through_mlir22(module_text, kernel):
     """The module through the bridge and the MLIR 22 tool; None (one line
     logged) when it cannot be carried."""
     try:
         text = bridge.to_mlir22(module_text, TBLGEN, INCLUDE)
-        run = subprocess.run(
-            [
-                *tool_command(),
-                "--mlir-print-op-generic",
-                "--mlir-print-debuginfo",
-                "-",
-            ],
-            input=text,
-            capture_output=True,
-            text=True,
+        out = run_tool(
+            ["--mlir-print-op-generic", "--mlir-print-debuginfo"],
+            text,
+            bridge.Uncarried,
         )
-        if run.returncode != 0:
-            first = next(
-                (line for line in run.stderr.splitlines() if "error" in line),
-                run.stderr.strip()[:200],
-            )
-            raise bridge.Uncarried(
-                f"the MLIR 22 tool failed (exit {run.returncode}): "
-                f"{first or 'no message'}"
-            )
-        return bridge.from_mlir22(run.stdout, TBLGEN, INCLUDE)
+        return bridge.from_mlir22(out, TBLGEN, INCLUDE)
     except (bridge.Uncarried, OSError, subprocess.SubprocessError) as error:
         log(f"flyhoist: {kernel}: FlyDSL's own compile: {error}")
     except Exception as error:  # a bridge bug must not become the user's error

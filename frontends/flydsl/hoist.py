@@ -94,22 +94,7 @@ def _context():
 def _tool(args, text):
     import backend
 
-    run = subprocess.run(
-        [*backend.tool_command(), *args, "-"],
-        input=text,
-        capture_output=True,
-        text=True,
-    )
-    if run.returncode != 0:
-        first = next(
-            (line for line in run.stderr.splitlines() if "error" in line),
-            run.stderr.strip()[:200],
-        )
-        raise Fallback(
-            f"the MLIR 22 tool failed (exit {run.returncode}): "
-            f"{first or 'no message'}"
-        )
-    return run.stdout
+    return backend.run_tool(args, text, Fallback)
 
 
 _GENERIC = ["--mlir-print-op-generic", "--mlir-print-debuginfo"]
