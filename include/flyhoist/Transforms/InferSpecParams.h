@@ -66,7 +66,7 @@ struct InferredParam {
   /// Set when the kernel computes it from a root parameter instead of
   /// taking it (its uses take the derived value; no `spec.param` of its
   /// name exists).
-  std::optional<Derivation> derived;
+  std::optional<Derivation> derived = std::nullopt;
 };
 
 /// Where two traces first differ.
