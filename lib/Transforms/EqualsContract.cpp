@@ -186,9 +186,7 @@ mlir::flyhoist::checkEqualsAtLaunchSites(FunctionOpInterface function,
 
 /// The operand `contract` (a precondition "value == X") names, as text: X.
 static std::string operandText(Attribute contract) {
-  return StringRef(spec::describePrecondition(contract))
-      .drop_front(StringRef("value == ").size())
-      .str();
+  return spec::describeEqualsSubject(contract).value_or("?");
 }
 
 /// The `part` (number `index`) of `source`, as the launcher can check it

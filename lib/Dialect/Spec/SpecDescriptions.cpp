@@ -113,6 +113,36 @@ mlir::flyhoist::spec::getPreconditionKind(Attribute precondition) {
       .Default([](Attribute) { return std::nullopt; });
 }
 
+std::optional<std::string>
+mlir::flyhoist::spec::describeEqualsSubject(Attribute precondition) {
+  return llvm::TypeSwitch<Attribute, std::optional<std::string>>(precondition)
+      .Case([](EqualsAttr fact) -> std::string {
+        std::string of = "argument " + std::to_string(fact.getArgument());
+        switch (fact.getPart()) {
+        case ArgumentPart::Value:
+          return of;
+        case ArgumentPart::Offset:
+          return "offset of " + of;
+        case ArgumentPart::Size:
+        case ArgumentPart::Stride:
+          return (stringifyArgumentPart(fact.getPart()) + " " +
+                  Twine(fact.getIndex().value_or(0)) + " of " + of)
+              .str();
+        }
+        llvm_unreachable("unknown ArgumentPart");
+      })
+      .Case([](EqualsParameterAttr fact) -> std::string {
+        return ("parameter '" + fact.getName().getValue() + "'").str();
+      })
+      .Case([](EqualsConstantAttr fact) -> std::string {
+        return std::to_string(fact.getValue());
+      })
+      .Case([](EqualsUnverifiableAttr fact) -> std::string {
+        return fact.getDescription().getValue().str();
+      })
+      .Default([](Attribute) { return std::nullopt; });
+}
+
 std::string mlir::flyhoist::spec::describePrecondition(Attribute precondition) {
   return llvm::TypeSwitch<Attribute, std::string>(precondition)
       .Case([](DivisibleByAttr fact) {
@@ -122,31 +152,10 @@ std::string mlir::flyhoist::spec::describePrecondition(Attribute precondition) {
         return std::to_string(fact.getMin()) +
                " <= value <= " + std::to_string(fact.getMax());
       })
-      .Case([](EqualsAttr fact) {
-        std::string of = "argument " + std::to_string(fact.getArgument());
-        switch (fact.getPart()) {
-        case ArgumentPart::Value:
-          return "value == " + of;
-        case ArgumentPart::Offset:
-          return "value == offset of " + of;
-        case ArgumentPart::Size:
-        case ArgumentPart::Stride:
-          return ("value == " + stringifyArgumentPart(fact.getPart()) + " " +
-                  Twine(fact.getIndex().value_or(0)) + " of " + of)
-              .str();
-        }
-        llvm_unreachable("unknown ArgumentPart");
-      })
-      .Case([](EqualsParameterAttr fact) {
-        return ("value == parameter '" + fact.getName().getValue() + "'").str();
-      })
-      .Case([](EqualsConstantAttr fact) {
-        return "value == " + std::to_string(fact.getValue());
-      })
-      .Case([](EqualsUnverifiableAttr fact) {
-        return ("value == " + fact.getDescription().getValue()).str();
-      })
-      .Default([](Attribute) { return std::string("?"); });
+      .Default([](Attribute fact) {
+        std::optional<std::string> subject = describeEqualsSubject(fact);
+        return subject ? "value == " + *subject : std::string("?");
+      });
 }
 
 std::string mlir::flyhoist::spec::describeLocation(Location location) {

@@ -9,6 +9,9 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 
+#include <optional>
+#include <string>
+
 #include "flyhoist/Dialect/Spec/SpecOpsDialect.h.inc"
 
 #include "flyhoist/Dialect/Spec/SpecOpsEnums.h.inc"
@@ -72,6 +75,12 @@ std::optional<PreconditionKind> getPreconditionKind(Attribute precondition);
 /// `precondition` in words for people ("value % 16 == 0", "value ==
 /// stride 0 of argument 1").
 std::string describePrecondition(Attribute precondition);
+
+/// What an equality precondition (#spec.equals, #spec.equals_parameter,
+/// #spec.equals_constant, #spec.equals_unverifiable) says the value equals,
+/// in the same words ("stride 0 of argument 1"); nullopt for another
+/// attribute. describePrecondition() is "value == " and this.
+std::optional<std::string> describeEqualsSubject(Attribute precondition);
 
 /// Where `location` points, in words for people and the manifest:
 /// "file:line:col" of its first file location (looking through names, the
