@@ -51,7 +51,7 @@ extern "C" {
 /// compatible; a newer minor version only adds functions.
 #define FLYHOIST_CAPI_VERSION_MAJOR 1
 /// Minor version of this API.
-#define FLYHOIST_CAPI_VERSION_MINOR 4
+#define FLYHOIST_CAPI_VERSION_MINOR 5
 
 /// Returns the API version of the loaded library as (major << 16) | minor,
 /// for hosts that load it dynamically (ctypes) and check the major version.
@@ -72,6 +72,14 @@ MLIR_CAPI_EXPORTED const char *flyhoistGetRevision(void);
 /// that may lower a module differently report different identities: a code
 /// object cache shared between builds keys every object by it. (1.4)
 MLIR_CAPI_EXPORTED const char *flyhoistGetBuildIdentity(void);
+
+/// Since 1.5: whether diagnostics emitted on an operation in `context` get
+/// the operation itself attached as a note ("see current operation: ..."),
+/// MLIR's default, which upstream's C API cannot turn off. A host that
+/// reads diagnostics as data (severity, location, message, notes) turns it
+/// off so that every note is one the emitter wrote.
+MLIR_CAPI_EXPORTED void
+flyhoistContextSetPrintOpOnDiagnostic(MlirContext context, bool enable);
 
 /// Adds to `registry` the StrideUseOpInterface models of the upstream
 /// operations the analysis knows (arith, index, affine, memref, vector, gpu,

@@ -99,6 +99,10 @@ const char *flyhoistGetRevision(void) {
          ", MLIR " LLVM_VERSION_STRING;
 }
 
+void flyhoistContextSetPrintOpOnDiagnostic(MlirContext context, bool enable) {
+  unwrap(context)->printOpOnDiagnostic(enable);
+}
+
 void flyhoistRegisterStrideUseExternalModels(MlirDialectRegistry registry) {
   registerStrideUseExternalModels(*unwrap(registry));
 }

@@ -17,9 +17,10 @@ from . import _discovery
 #: The version of include/flyhoist-c/FlyHoist.h this package speaks: the
 #: library's major version must be this one and its minor version at least
 #: this one (1.3 added flyhoistPrintLocation; 1.4 flyhoistGetBuildIdentity
-#: and flyhoistPrintCompileFingerprint, which code-object keys need).
+#: and flyhoistPrintCompileFingerprint, which code-object keys need; 1.5
+#: flyhoistContextSetPrintOpOnDiagnostic, so diagnostics read as data).
 API_MAJOR = 1
-API_MINOR = 4
+API_MINOR = 5
 
 
 def _handle(name):
@@ -84,6 +85,7 @@ _SIGNATURES = {
     'flyhoistGetAPIVersion': (_U, []),
     'flyhoistGetRevision': (ctypes.c_char_p, []),
     'flyhoistGetBuildIdentity': (ctypes.c_char_p, []),
+    'flyhoistContextSetPrintOpOnDiagnostic': (None, [MlirContext, _B]),
     'flyhoistPrintCompileFingerprint': (_R, [MlirOperation,
                                              MlirStringCallback, _V]),
     'mlirGetDialectHandle__spec__': (MlirDialectHandle, []),

@@ -70,6 +70,9 @@ class Context:
         self.handle = lib.mlirContextCreateWithRegistry(registry,
                                                         threading_enabled)
         lib.mlirDialectRegistryDestroy(registry)
+        # Every note of a diagnostic is one its emitter wrote: MLIR would
+        # attach the whole op to each one emitted on an op.
+        lib.flyhoistContextSetPrintOpOnDiagnostic(self.handle, False)
         # gpu-module-to-binary translates each gpu.module to LLVM IR.
         lib.mlirRegisterAllLLVMTranslations(self.handle)
         self._diagnostics = []
@@ -94,14 +97,9 @@ class Context:
         message = _Collector()
         lib.mlirDiagnosticPrint(diagnostic, message.callback, None)
         text = message.text()
-        # MLIR attaches the whole op to a diagnostic emitted on it (the
-        # context's printOpOnDiagnostic, which the C API cannot turn off);
-        # the location says where it is.
-        if not text.startswith('see current operation:'):
-            severity = _SEVERITIES[lib.mlirDiagnosticGetSeverity(diagnostic)]
-            location = self._location(
-                lib.mlirDiagnosticGetLocation(diagnostic))
-            lines.append(f'{location}: {severity}: {text}')
+        severity = _SEVERITIES[lib.mlirDiagnosticGetSeverity(diagnostic)]
+        location = self._location(lib.mlirDiagnosticGetLocation(diagnostic))
+        lines.append(f'{location}: {severity}: {text}')
         for i in range(lib.mlirDiagnosticGetNumNotes(diagnostic)):
             self._render(lib.mlirDiagnosticGetNote(diagnostic, i), lines)
 
@@ -125,12 +123,9 @@ class Context:
                 'location': self._location(
                     lib.mlirDiagnosticGetLocation(diagnostic)),
                 'message': message.text(),
-                'notes': [note for note in (
-                    self._record(lib.mlirDiagnosticGetNote(diagnostic, i))
-                    for i in range(lib.mlirDiagnosticGetNumNotes(diagnostic)))
-                    # the op MLIR attaches, as _render leaves it out
-                    if not note['message'].startswith(
-                        'see current operation:')]}
+                'notes': [self._record(lib.mlirDiagnosticGetNote(diagnostic, i))
+                          for i in range(
+                              lib.mlirDiagnosticGetNumNotes(diagnostic))]}
 
     def take_diagnostics(self) -> list[str]:
         """Every diagnostic emitted since the last call, one line each."""
