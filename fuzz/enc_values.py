@@ -122,21 +122,6 @@ def manifest_facts(objects):
     return tuple(facts)
 
 
-def record_facts(attrs):
-    """The `#spec.hoisted` preconditions text `attrs` in admits()'s forms."""
-    facts = []
-    for m in re.finditer(r"#spec\.divisible_by<(\d+)>|"
-                         r"#spec\.range<min = (-?\d+), max = (-?\d+)>|"
-                         r"#spec\.\w+<", attrs):
-        if m[1]:
-            facts.append("value %% %s == 0" % m[1])
-        elif m[2]:
-            facts.append("%s <= value < %d" % (m[2], int(m[3]) + 1))
-        else:
-            facts.append(m[0])
-    return facts
-
-
 def admits(preconditions, value):
     """Whether `value` (signed, as the type reads it) meets every recorded
     precondition. A form this checker does not know is an error: it must

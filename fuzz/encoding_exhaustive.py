@@ -76,7 +76,6 @@ from enc_values import (  # noqa: E402,F401
     PRECONDITION,
     INTERVAL,
     manifest_facts,
-    record_facts,
     admits,
     strongest_divisor)
 from enc_kernels import (  # noqa: E402,F401
@@ -87,7 +86,6 @@ from enc_kernels import (  # noqa: E402,F401
     Tools,
     parallel_map,
     top_level_functions,
-    without_records,
     Kernel,
     hoist_all,
     specialize_all)
