@@ -21,9 +21,11 @@ _SEVERITIES = ('error', 'warning', 'note', 'remark')
 class MLIRError(RuntimeError):
     """A failed MLIR call, with the diagnostics it emitted."""
 
-    def __init__(self, message, diagnostics=()):
+    def __init__(self, message, diagnostics=(), records=()):
         self.message = message  # without the diagnostics
         self.diagnostics = list(diagnostics)
+        #: The same diagnostics as data (Context.take_records).
+        self.records = list(records)
         text = message
         if self.diagnostics:
             text += ':\n' + '\n'.join(self.diagnostics)
@@ -253,10 +255,8 @@ class Module:
             records = self.context.take_records()
             diagnostics = self.context.take_diagnostics()
             if failed:
-                error = HoistError('hoist-stride-specialization failed',
-                                   diagnostics)
-                error.records = records
-                raise error
+                raise HoistError('hoist-stride-specialization failed',
+                                 diagnostics, records)
             self.remarks = diagnostics
             return self.manifest()
 

@@ -19,14 +19,13 @@ class TraceMismatch(MLIRError):
 
     def summary(self):
         """One line: what differs, where, and where in the other trace."""
-        error = next((d for d in self.diagnostics if ': error: ' in d), None)
+        error = next((r for r in self.records if r['severity'] == 'error'),
+                     None)
         if error is None:
             return str(self).splitlines()[0]
-        location, _, message = error.partition(': error: ')
-        note = next((d for d in self.diagnostics if ': note: ' in d), None)
-        text = f'{message} at {location}'
-        if note:
-            text += f' ({note.partition(": note: ")[0]} in the other trace)'
+        text = f'{error["message"]} at {error["location"]}'
+        if error['notes']:
+            text += f' ({error["notes"][0]["location"]} in the other trace)'
         return text
 
 
@@ -60,10 +59,11 @@ def infer_spec_params(base, others, frontend=None):
         result = lib.flyhoistInferSpecParams(
             base.op, len(others), operations, len(frontend), names, values,
             callback, None)
+        records = context.take_records()
         diagnostics = context.take_diagnostics()
     del refs
     if not result.value:
-        raise TraceMismatch('the traces do not align', diagnostics)
+        raise TraceMismatch('the traces do not align', diagnostics, records)
     return json.loads(b''.join(pieces))
 
 
@@ -77,8 +77,9 @@ def match_spec_params(template, trace):
         context.take_diagnostics()
         result = lib.flyhoistMatchSpecParams(template.op, trace.op, callback,
                                              None)
+        records = context.take_records()
         diagnostics = context.take_diagnostics()
     if not result.value:
         raise TraceMismatch('the trace does not match the template',
-                            diagnostics)
+                            diagnostics, records)
     return json.loads(b''.join(pieces))
