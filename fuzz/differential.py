@@ -2,7 +2,8 @@
 """Differential test of hoist-stride-specialization on random kernels.
 
 For each kernel from gen_kernels.py, marked with values M:
-  1. hoist it (fly-opt --hoist-stride-specialization) and read its `#spec.record`;
+  1. hoist it (fly-opt --hoist-stride-specialization) and read the manifest
+     the pass writes (manifest=<file>: its records as JSON);
   2. check, with a checker that shares no code with the pass's analysis, that
      every hoisted argument reaches only load/store index operands through
      address arithmetic (generic-form IR, taint propagation to a fixpoint);
