@@ -161,7 +161,8 @@ class Worker:
             sys.stderr.write(printed)
             sys.stderr.flush()
         if 'error' in reply:
-            raise CompileError(reply['error'], reply['diagnostics'])
+            raise CompileError(reply['error'], reply['diagnostics'],
+                               reply.get('records', ()))
         return objects
 
     def close(self):
@@ -232,11 +233,16 @@ def _died_error(module, source, status, printed):
                   if line.startswith('LLVM ERROR')), lines[-1] if lines
                  else 'it printed nothing')
     names = ', '.join(f'@{s}' for s in gpu_modules) or source
+    message = (f'lowering {names} ended the compile worker '
+               f'({_exit_text(status)}): {fatal}')
+    notes = [f'worker stderr: {line}' for line in lines[-20:]]
     error = CompileError(
         f'the compile worker ended ({_exit_text(status)}) lowering {names}',
-        [f'{where}: error: lowering {names} ended the compile worker '
-         f'({_exit_text(status)}): {fatal}'] +
-        [f'{where}: note: worker stderr: {line}' for line in lines[-20:]])
+        [f'{where}: error: {message}'] +
+        [f'{where}: note: {note}' for note in notes],
+        [{'severity': 'error', 'location': where, 'message': message,
+          'notes': [{'severity': 'note', 'location': where, 'message': note,
+                     'notes': []} for note in notes]}])
     error.status, error.stderr = status, printed
     return error
 
@@ -295,7 +301,8 @@ def _serve(requests, replies):
         except MLIRError as error:
             _write_frame(replies, json.dumps({
                 'error': error.message,
-                'diagnostics': error.diagnostics}).encode())
+                'diagnostics': error.diagnostics,
+                'records': error.records}).encode())
         else:
             _write_frame(replies, json.dumps(
                 {'symbols': list(objects)}).encode())

@@ -282,8 +282,9 @@ class KernelCache:
         if key not in self._warned:
             # Said once per hoisted module; later values of the kernel
             # show in the recompile log with the short reason.
-            reason = next((line for line in error.diagnostics
-                           if ': error: ' in line),
+            reason = next((f'{r["location"]}: error: {r["message"]}'
+                           for r in error.records
+                           if r['severity'] == 'error'),
                           str(error).split('\n')[0])
             values = ', '.join(f'{n!r} = {v}'
                                for n, v in sorted(params.items()))

@@ -277,9 +277,11 @@ class Module:
             # A pass that reports an error without failing (MLIR 22's
             # gpu-module-to-binary does, for an unknown format) still failed.
             failed = not ran.value or self.context.errors
+            records = self.context.take_records()
             diagnostics = self.context.take_diagnostics()
             if failed:
-                raise error(f'pipeline {pipeline!r} failed', diagnostics)
+                raise error(f'pipeline {pipeline!r} failed', diagnostics,
+                            records)
             self.remarks = diagnostics
 
     def manifest(self) -> dict:
