@@ -36,7 +36,7 @@ struct HostArgument {
   unsigned index = 0;
   /// The function's own `spec.param`s of that name and type (outside any
   /// region isolated from above in it): the argument replaces them.
-  SmallVector<spec::ParamOp, 1> replaces;
+  SmallVector<spec::ParamOp, 1> replaces = {};
 };
 
 /// One value a launch site appends to the arguments it passes.
