@@ -18,9 +18,9 @@ packages=(
   python3-redis redis-server
   # The pass-cost benchmark (bench/pass_cost.py) counts instructions.
   valgrind
-  # FlyDSL's venv (scripts/setup-flydsl.sh): venv, and the CPU-only torch
-  # that FlyDSL imports to trace.
-  python3-venv python3-torch
+  # FlyDSL's venv (scripts/setup-flydsl.sh, a venv as above) and the
+  # CPU-only torch that FlyDSL imports to trace.
+  python3-torch
 )
 
 missing=()
