@@ -1,10 +1,10 @@
 //===- ArgumentPlanning.cpp - Where each hoisted value comes from ---------===//
 //
-// The second step of planning. A function of a group of one that calls none
-// of the others, the usual kernel, needs no call graph (finishIsolated);
-// otherwise the names that need a new argument are passed up through the
-// device call graph until nothing changes (ArgumentPlanner), which also finds
-// every reason a function cannot take an argument it would need.
+// The second step of planning. The names that need a new argument are passed
+// up through the device call graph until nothing changes (ArgumentPlanner),
+// which also finds every reason a function cannot take an argument it would
+// need. A kernel that calls no planned function, the usual case, is a group
+// of one without calls, planned by the same code.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,13 +50,17 @@ namespace {
 struct ForcedKeep {
   ForcedKeep() = default;
   ForcedKeep(spec::KeepReasonInfo reason, Operation *blockingUser)
-      : reason(std::move(reason)) {
-    if (blockingUser)
-      blockingLoc = blockingUser->getLoc();
-  }
+      : reason(std::move(reason)),
+        blockingLoc(blockingUser ? LocationAttr(blockingUser->getLoc())
+                                 : LocationAttr()) {}
 
   spec::KeepReasonInfo reason;
-  std::optional<Location> blockingLoc;
+  /// Where the use that blocks the argument is; null when the reason is not
+  /// one use. A nullable attribute rather than std::optional<Location>: the
+  /// value is always initialized, so moving a ForcedKeep into an optional
+  /// copies no indeterminate bytes (which g++ 12 reports as
+  /// maybe-uninitialized once the planner is inlined into planArguments).
+  LocationAttr blockingLoc;
   /// The type the name had in the function when it was forced.
   Type type;
 };
@@ -101,7 +105,9 @@ whyNoArgumentAtAll(const DiscoveredKernel &kernel) {
 static void keepForced(ParamPlan &param, const ForcedKeep &keep) {
   param.decision = ParamPlan::Decision::Keep;
   param.reason = keep.reason;
-  param.blockingLoc = keep.blockingLoc;
+  param.blockingLoc = keep.blockingLoc
+                          ? std::optional<Location>(Location(keep.blockingLoc))
+                          : std::nullopt;
 }
 
 /// Records the `equals` contracts of `param` (of `function`) when it is
@@ -121,28 +127,6 @@ static void assignArgument(ParamPlan &param, FunctionOpInterface callable,
   param.argumentIndex = nextArgument++;
   param.carrierType = argumentCarrierType(callable, param.type);
   param.encoding = chooseEncoding(param.value, param.carrierType, options);
-}
-
-/// The plan of a function that calls none of the functions planned and that
-/// none of them calls: each hoisted parameter without `equals` gets an
-/// argument, unless the function cannot take it. The same decisions as
-/// ArgumentPlanner on a group of one, without its call graph.
-static void finishIsolated(KernelPlan &plan, const HoistOptions &options) {
-  FunctionOpInterface callable = plan.kernel->function;
-  unsigned nextArgument = callable.getNumArguments();
-  std::optional<ForcedKeep> noArgumentAtAll = whyNoArgumentAtAll(*plan.kernel);
-  for (ParamPlan &param : plan.params) {
-    if (needsOwnArgument(param)) {
-      std::optional<ForcedKeep> keep = whyNoArgumentForParam(param);
-      if (!keep)
-        keep = noArgumentAtAll;
-      if (keep)
-        keepForced(param, *keep);
-      else
-        assignArgument(param, callable, nextArgument, options);
-    }
-    recordEqualsContracts(param, callable);
-  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -406,8 +390,5 @@ private:
 
 void mlir::flyhoist::planArguments(std::vector<KernelPlan> &plans,
                                    const HoistOptions &options) {
-  if (plans.size() == 1 && !plans.front().callsPlannedFunction)
-    finishIsolated(plans.front(), options);
-  else
-    ArgumentPlanner(plans).run(options);
+  ArgumentPlanner(plans).run(options);
 }

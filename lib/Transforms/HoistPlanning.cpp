@@ -33,7 +33,6 @@ HoistPlanner::HoistPlanner(const DiscoveredModule &discovered,
       function = parent[function] = parent[parent[function]];
     return function;
   };
-  callsPlanned.assign(count, false);
   for (auto [callee, kernel] : llvm::enumerate(discovered.kernels))
     for (Operation *site : kernel.launchSites) {
       auto caller = site->getParentOfType<FunctionOpInterface>();
@@ -41,7 +40,6 @@ HoistPlanner::HoistPlanner(const DiscoveredModule &discovered,
                        : discovered.kernelIndex.end();
       if (it == discovered.kernelIndex.end())
         continue;
-      callsPlanned[it->second] = true;
       unsigned a = root(callee), b = root(it->second);
       parent[std::max(a, b)] = std::min(a, b);
     }
@@ -64,7 +62,6 @@ void HoistPlanner::planGroup(unsigned index, std::vector<KernelPlan> &plans) {
   plans.resize(groups[index].size());
   for (auto [plan, function] : llvm::zip_equal(plans, groups[index])) {
     plan.kernel = &discovered.kernels[function];
-    plan.callsPlannedFunction = callsPlanned[function];
     planOwnParams(*plan.kernel, rules, options.hoistImmediateOffsets, scratch,
                   *ownParamScratch, plan.params);
   }

@@ -90,9 +90,6 @@ struct ParamPlan {
 struct KernelPlan {
   /// The function, its launch sites and its parameters as discovered.
   const DiscoveredKernel *kernel = nullptr;
-  /// Whether the function launches or calls a function the pass plans for:
-  /// then those launch sites pass its own arguments on.
-  bool callsPlannedFunction = false;
   /// One plan per parameter name it holds or passes on, sorted by name (the
   /// argument order). Empty for a function that holds no parameter and
   /// passes none on: the rewrite leaves it alone.
@@ -141,8 +138,6 @@ private:
   const StrideUseRules &rules;
   /// Each group's functions (indices into `discovered.kernels`), in IR order.
   std::vector<SmallVector<unsigned, 1>> groups;
-  /// For each function, whether it calls a function of its group.
-  std::vector<bool> callsPlanned;
   /// The use analysis' storage, reused from one function to the next.
   ParamUseScratch scratch;
   /// Planning's own working lists, reused the same way.
