@@ -26,6 +26,7 @@ from flydsl.compiler.backends.rocm import RocmBackend
 from flydsl.runtime.device_runtime import register_compile_runtime_mapping
 
 import bridge
+import probe
 
 NAME = "flyhoist"
 # How many kernels went through MLIR 22 and how many fell back (this process).
@@ -177,6 +178,10 @@ class BridgeBackend(RocmBackend):
             verifier=env.debug.enable_verifier,
             print_after_all=env.debug.print_after_all,
         )
+        if probe.probing():  # a probe trace (probe.py) stops at the slot
+            raise probe.ProbeTrace(
+                module.operation.get_asm(enable_debug_info=True)
+            )
         TIMES["head_s"] = time.perf_counter() - started
         if hoisting() and not _external(self, compile_hints):
             rest = split(

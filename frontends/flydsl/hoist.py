@@ -56,6 +56,8 @@ STATS = {
     "slot_s": 0.0,
     "match_s": 0.0,
     "binary_s": 0.0,
+    "probes": 0,
+    "probe_s": 0.0,
 }
 # One record per compile at the slot: kernel, how it was served, the values
 # its launch passes as trailing kernel arguments, the device key.
@@ -181,6 +183,31 @@ def _learn(kernel, trace, name):
     return None
 
 
+def _probed(kernel, trace, name):
+    """A template from probe traces (probe.py) for a kernel with neither a
+    template nor an earlier trace; True when one was learned."""
+    import backend
+    import probe
+
+    if kernel.templates or kernel.alone or not probe.enabled():
+        return False
+    template, params, line = probe.learn(
+        _flyhoist(),
+        _context(),
+        trace,
+        name,
+        lambda text: bridge.to_mlir22(text, backend.TBLGEN, backend.INCLUDE),
+        STATS,
+    )
+    if line:
+        backend.log(line)
+    if template is None:
+        return False
+    kernel.templates.append((template, params))
+    STATS["inferred"] += 1
+    return True
+
+
 def plan_module(module_text, name, chip):
     """FlyDSL's module at the slot -> (MLIR 22 generic text to bring back,
     how it was served, the values of its trailing kernel arguments)."""
@@ -195,6 +222,9 @@ def plan_module(module_text, name, chip):
     learned_before = len(kernel.templates)
     served = _serve(kernel, trace, name) or _learn(kernel, trace, name)
     STATS["match_s"] += time.perf_counter() - started
+    probed = served is None and _probed(kernel, trace, name)
+    if probed:
+        served = _serve(kernel, trace, name)
     if served is None:
         kernel.alone.append(trace)
         STATS["alone"] += 1
@@ -202,6 +232,7 @@ def plan_module(module_text, name, chip):
     trace.close()
     text, plan, values = served
     how = "matched" if len(kernel.templates) == learned_before else "inferred"
+    how = "probed" if probed else how
     STATS["matched"] += how == "matched"
     hoisted = {
         entry["name"]: (entry["kernel_parameter"]["bare_pointers"],
