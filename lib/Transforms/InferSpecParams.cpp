@@ -390,9 +390,8 @@ static std::optional<std::string> checkDerived(
   return Aligner::operandReason(
       check.use->getOperandNumber(),
       "is a " + what + " (" + Twine(value->getSExtValue()) +
-          " for the trace's roots) in the template "
-          "and constant " +
-          Twine(check.constant.value) + " in the trace");
+          " for the trace's roots) in the template and " +
+          describe(check.constant) + " in the trace");
 }
 
 FailureOr<SmallVector<std::pair<std::string, int64_t>>>
@@ -424,7 +423,8 @@ mlir::flyhoist::matchSpecParams(Operation *templateOp, Operation *trace,
                          "', which is " + Twine(it->second.first) +
                          " at its first use");
         return std::nullopt;
-      });
+      },
+      Aligner::EqualsValues::MustMatch, Aligner::IdentityFolds::Absorb);
   bool aligned = aligner.alignRoots(templateOp, trace);
   // The roots are all bound once the traces align: a derived value is
   // checked against the value its root takes anywhere in the trace.

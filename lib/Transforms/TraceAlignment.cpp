@@ -128,7 +128,10 @@ std::optional<Leaf> trace::leafOf(Value value) {
 std::string trace::describe(const Leaf &leaf) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  if (leaf.derived)
+  if (leaf.folded)
+    os << "the identity " << leaf.value << " of a folded-away '"
+       << leaf.folded->getName() << "'";
+  else if (leaf.derived)
     os << "value derived for '" << leaf.name.getValue() << "'";
   else if (leaf.name)
     os << "spec.param '" << leaf.name.getValue() << "'";

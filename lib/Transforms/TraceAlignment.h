@@ -55,6 +55,9 @@ struct Leaf {
   /// A value computed from a root parameter (`op` is the last derived op);
   /// `value` is its value at the template's own root values.
   bool derived = false;
+  /// Set on the identity a trace's folded-away op stands for (`x * 1`):
+  /// that op of the template; `op` is where the trace goes on.
+  Operation *folded = nullptr;
 };
 
 /// The leaf `value` comes from, if it comes from one.
@@ -62,6 +65,20 @@ std::optional<Leaf> leafOf(Value value);
 
 /// "spec.param 'name'" or "constant 4", for mismatch messages.
 std::string describe(const Leaf &leaf);
+
+/// A template op `x op P` that is `x` at one value of `P` (`x * 1`,
+/// `x + 0`, `x << 0`, `x / 1`, ...), which a frontend's canonicalize folds
+/// away: `P` is a `spec.param` (without `equals`) or a derived value, `x`
+/// is no leaf (else the trace has the folded constant instead) and has the
+/// result's type.
+struct IdentityFold {
+  unsigned operand; // x
+  unsigned param;   // P
+  int64_t identity;
+};
+
+/// The identity fold `op` may be, if any (IdentityFolds.cpp).
+std::optional<IdentityFold> identityFold(Operation *op);
 
 /// Aligns two traces op by op. Ops that are trace leaves are left out of
 /// the lockstep walk (canonicalize places and merges them differently from
@@ -78,10 +95,18 @@ public:
   /// wherever the parameter is kept, and nothing here knows where it is.
   enum class EqualsValues { MustMatch, MayDiffer };
 
+  /// Whether a base op the other trace folded away (`x * P` with no
+  /// counterpart, see identityFold) is absorbed: its result is `x`, and the
+  /// use of `P` faces the identity through `onLeaves`, like a constant.
+  /// Matching only: a template's `P` may take the identity; two plain
+  /// traces that differ in ops are different kernels to inference.
+  enum class IdentityFolds { Align, Absorb };
+
   Aligner(unsigned trace, LeafCallback onLeaves,
-          EqualsValues equalsValues = EqualsValues::MustMatch)
-      : trace(trace), onLeaves(std::move(onLeaves)),
-        equalsValues(equalsValues) {}
+          EqualsValues equalsValues = EqualsValues::MustMatch,
+          IdentityFolds folds = IdentityFolds::Align)
+      : trace(trace), onLeaves(std::move(onLeaves)), equalsValues(equalsValues),
+        folds(folds) {}
 
   /// Aligns `base` and `other` as the compile reads them: the roots'
   /// own attributes and properties, then their regions. Returns false with
@@ -103,7 +128,7 @@ public:
   }
   bool fail(Location a, Location b, const Twine &reason) {
     if (!mismatch)
-      mismatch = TraceMismatch{reason.str(), a, b, trace};
+      mismatch = TraceMismatch{(absorbed + reason).str(), a, b, trace};
     return false;
   }
 
@@ -145,8 +170,19 @@ private:
   bool alignBlock(Operation *parentA, Operation *parentB, Block &ba,
                   Block &bb) {
     auto ia = skipLeaves(ba.begin(), ba), ib = skipLeaves(bb.begin(), bb);
-    while (ia != ba.end() && ib != bb.end()) {
-      if (!alignOp(&*ia, &*ib))
+    while (ia != ba.end()) {
+      Operation *b = ib == bb.end() ? nullptr : &*ib;
+      if (folds == IdentityFolds::Absorb) {
+        if (std::optional<bool> absorbed = absorbFold(&*ia, b, parentB)) {
+          if (!*absorbed)
+            return false;
+          ia = skipLeaves(std::next(ia), ba);
+          continue;
+        }
+      }
+      if (!b)
+        break;
+      if (!alignOp(&*ia, b))
         return false;
       ia = skipLeaves(std::next(ia), ba);
       ib = skipLeaves(std::next(ib), bb);
@@ -335,9 +371,25 @@ private:
     return true;
   }
 
+  /// Absorbs `a` when it is an identity fold whose `x` is aligned and
+  /// `b` (the other trace's next op; null at the block's end, after
+  /// `parentB`'s last op) does not align as `a`: true, or false on a
+  /// mismatch (`P` cannot take the identity). Nothing when `a` is not
+  /// absorbed (IdentityFolds.cpp).
+  std::optional<bool> absorbFold(Operation *a, Operation *b,
+                                 Operation *parentB);
+
+  /// Whether `b` could be `a`'s counterpart: the same signature, a leaf
+  /// where `a` has one, and the aligned values where `a` has them.
+  bool looksAligned(Operation *a, Operation *b);
+
   unsigned trace;
   LeafCallback onLeaves;
   EqualsValues equalsValues;
+  IdentityFolds folds;
+  /// Put before a mismatch after an absorption: which op was taken as
+  /// folded away, so a width that folds differently reads as such.
+  std::string absorbed;
   DenseMap<Value, Value> values;
   DenseMap<Block *, Block *> blocks;
   struct Deferred {

@@ -122,7 +122,12 @@ inferSpecParams(Operation *base, ArrayRef<Operation *> others,
 /// A name that would take two values is a mismatch, and so is a derived
 /// value of the template (computed from a root, see inferSpecParams) that
 /// is not the trace's constant when computed from the root's value in the
-/// trace. On a mismatch fills
+/// trace. A template op that the trace folded away, `x op P` for a
+/// parameter (or derived value) `P` at which the op is `x` (`x * 1`,
+/// `x + 0`, a shift by 0, a division by 1, `x | 0`, `x ^ 0`, `x - 0`), is
+/// absorbed when the trace's next op does not align as it: its result is
+/// the trace's `x`, and `P` takes the identity as if a constant faced it
+/// (IdentityFolds.cpp says why that is sound). On a mismatch fills
 /// `mismatch` if given, emits (when `emit`) an error at the template op with a
 /// note at the trace's, and fails.
 FailureOr<SmallVector<std::pair<std::string, int64_t>>>
