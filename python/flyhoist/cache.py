@@ -84,6 +84,9 @@ class KernelCache:
                is learned is kept in the disk and remote caches under the
                kernel's stable name (persist.py: a str, a function, a code
                object, or a tuple of those with ints and strs)
+    probe_traces: inference may call `trace` at values the frontend did not
+               ask for (never compiled or launched) to see how parameters
+               relate (infer.py); False: only at the values asked for
     compile_in_worker: lower in a worker process, where a fatal error of
                LLVM's cannot end this one (_compile_worker.py); None:
                unless FLYHOIST_COMPILE_WORKER=0
@@ -103,6 +106,7 @@ class KernelCache:
                  log: Callable[[str], Any] | None = None,
                  remote: str | RemoteCache | bool | None = None,
                  infer_params: bool = False,
+                 probe_traces: bool = True,
                  compile_in_worker: bool | None = None,
                  secret: str | bytes | bool | None = None) -> None:
         self.target = target if isinstance(target, Target) else Target(target)
@@ -151,6 +155,8 @@ class KernelCache:
         self._objects = {}     # level-2 key -> {symbol: bytes}
         self._unlowerable = {}  # level-2 key -> its CompileError
         self.traced = self.compiled = self.disk_hits = self.remote_hits = 0
+        self.probed = 0  # traces inference asked for (a subset of traced)
+        self.probe_traces = bool(probe_traces)
         self.hits = self.misses = 0
         self.specialized_after_failure = 0
         self.recompiles = []

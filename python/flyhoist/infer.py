@@ -85,7 +85,7 @@ class Inference:
             module = cache.context.parse(text, self._source(kernel))
             try:
                 variant, values = self._resolve(kernel, state, params, text,
-                                                module, args)
+                                                module, args, trace)
             finally:
                 module.close()
             self.launches[key] = (variant, values)
@@ -105,9 +105,9 @@ class Inference:
 
     # -- serve, learn, or compile alone ---------------------------------------
 
-    def _resolve(self, kernel, state, params, text, module, args):
+    def _resolve(self, kernel, state, params, text, module, args, trace):
         reasons = []
-        ranked = state.ranked(params, text)
+        ranked = state.ranked(params, module)
         for group in ranked:
             served = self._serve(kernel, group, params, module, args)
             if isinstance(served, tuple):
@@ -117,7 +117,7 @@ class Inference:
                 reasons.append((group, served))
         for group in [g for g in ranked if g.reason is None][:MAX_PAIRINGS]:
             learned = self._learn(kernel, state, group, params, text, module,
-                                  args)
+                                  args, trace)
             if isinstance(learned, tuple):
                 return learned
             reasons.append((group, learned))
@@ -158,14 +158,15 @@ class Inference:
             # compiled.
             group.derived = group.variant.derived = derived
 
-    def _learn(self, kernel, state, group, params, text, module, args):
+    def _learn(self, kernel, state, group, params, text, module, args,
+               trace):
         """Infers a template from `module` and `group`'s traces: (variant,
         values) when it hoists something that varies, else why not. The
         template widens the group, or, when it keeps a value that varies
         (a loop bound), starts a group of its own for `module`'s values."""
         base = module.clone()
         try:
-            inferred = self._infer(kernel, base, group, params)
+            inferred = self._infer(kernel, base, group.traces, params)
         except TraceMismatch as mismatch:
             base.close()
             return f'not inferred: {mismatch.summary()}' + \
@@ -173,16 +174,52 @@ class Inference:
         samples_of = inferred
         inferred, computed = computed_in_kernel(
             inferred, template_values(base) or {p['name'] for p in inferred})
-        varying = [p['name'] for p in inferred]
-        if not varying:  # the same trace, up to where constants sit
+        if not inferred:  # the same trace, up to where constants sit
             base.close()
             return self._same(kernel, state, group, params, module, args)
+        built = self._build(kernel, base, module, params, inferred, computed,
+                            args)
+        if isinstance(built, str):
+            base.close()
+            return built
+        notes = []
+        if len(built[1].hoisted & set(built[3])) > 1 and not computed:
+            # Several hoisted arguments from two traces: a probe may show
+            # them affine in one value, computed in the kernel.
+            probed = self._probe(kernel, group, params, module, trace,
+                                 len(inferred))
+            rebuilt = probed and self._build(kernel, probed[0], module,
+                                             params, *probed[2:4], args)
+            if rebuilt and not isinstance(rebuilt, str) and \
+                    len(rebuilt[1].hoisted) < len(built[1].hoisted):
+                base.close()
+                built[0].close()
+                base, samples_of, note = probed[0], probed[1], probed[4]
+                built = rebuilt
+                notes.append(note)
+            elif probed:
+                probed[0].close()
+                if rebuilt and not isinstance(rebuilt, str):
+                    rebuilt[0].close()
+        hoisted, variant, matched, varying = built
+        kept = [n for n in varying if n not in variant.hoisted]
+        samples = [] if kept else [
+            {**p, **{q['name']: q['values'][i + 1] for q in samples_of}}
+            for i, (p, _) in enumerate(group.traces)]
+        return self._adopt(kernel, state, (group, samples),
+                           (params, text), (base, hoisted), variant, matched,
+                           [kept_text(variant, n) for n in kept], notes)
+
+    def _build(self, kernel, base, module, params, inferred, computed, args):
+        """`base` (a template) hoisted and matched against `module`:
+        (hoisted module, Variant, matched values, the varying names), or
+        why it serves nothing (`base` is the caller's either way)."""
+        varying = [p['name'] for p in inferred]
         hoisted = base.clone()
         try:
             manifest = hoisted.hoist(self.options)
             matched = match_spec_params(base, module)
         except (HoistError, TraceMismatch) as error:
-            base.close()
             hoisted.close()
             return f'not hoisted: {str(error).splitlines()[-1]}'
         values = {**params, **matched}
@@ -191,16 +228,10 @@ class Inference:
         kept = [n for n in varying if n not in variant.hoisted]
         failure = variant.failure(values, args)
         if len(kept) == len(varying) or failure is not None:
-            base.close()
             hoisted.close()
             return ('; '.join(kept_text(variant, n) for n in kept) or
                     f'the template breaks {failure.text} for its own values')
-        samples = [] if kept else [
-            {**p, **{q['name']: q['values'][i + 1] for q in samples_of}}
-            for i, (p, _) in enumerate(group.traces)]
-        return self._adopt(kernel, state, (group, samples),
-                           (params, text), (base, hoisted), variant, matched,
-                           [kept_text(variant, n) for n in kept])
+        return hoisted, variant, matched, varying
 
     def _same(self, kernel, state, group, params, module, args):
         """A trace inference finds no constant varying in: the group's own
@@ -224,23 +255,72 @@ class Inference:
             return own, dict(params)
         return own.why_specialized or f'{broken.text} does not hold'
 
-    def _infer(self, kernel, base, group, params):
+    def _infer(self, kernel, base, traces, params):
+        """infer_spec_params of `base` (the trace of `params`) against
+        `traces` ([(params, text)]), naming parameters after the frontend's
+        values."""
         cache = self.cache
         others = [cache.context.parse(t, self._source(kernel))
-                  for _, t in group.traces]
+                  for _, t in traces]
         try:
             names = sorted(n for n, v in params.items()
                            if isinstance(v, int) and
-                           all(n in p for p, _ in group.traces))
-            frontend = [(n, [params[n]] + [p[n] for p, _ in group.traces])
+                           all(n in p for p, _ in traces))
+            frontend = [(n, [params[n]] + [p[n] for p, _ in traces])
                         for n in names]
             return infer_spec_params(base, others, frontend)
         finally:
             for other in others:
                 other.close()
 
+    def _probe(self, kernel, group, params, module, trace, count):
+        """A third point for the relations between parameters, when two
+        traces make `count` of them (Python-folded products of one value:
+        `4*w`, `w*k//4`): the frontend's values that changed between the two
+        are moved on once more (v2 + |v2 - v1| past the larger) and traced,
+        never compiled or launched. Inference over the three traces
+        computes the parameters that are affine in one root in the kernel
+        (InferSpecParams.cpp), so the template takes the root alone:
+        (base, inferred as infer_spec_params gives it, the parameters that
+        stay, computed, a note for the log), or None when the frontend
+        refuses the value, its trace does not align, or nothing is saved."""
+        first = group.traces[0][0]
+        moved = {n: max(v, first[n]) + abs(v - first[n])
+                 for n, v in params.items()
+                 if _is_int(v) and _is_int(first.get(n)) and v != first[n]}
+        if not moved or not self.cache.probe_traces:
+            return None
+        values = {**params, **moved}
+        shown = ', '.join(f'{n}={v}' for n, v in sorted(moved.items()))
+        try:
+            text = trace(dict(values))
+        except Exception as error:  # noqa: BLE001 - the frontend's own
+            # A value the frontend never asked for may be one it rejects.
+            self._note(f'probe of {self._name(kernel)} at {shown} not traced '
+                       f'({type(error).__name__}: {error}); the parameters '
+                       f'stay as two traces show them')
+            return None
+        self.cache.traced += 1
+        self.cache.probed += 1
+        base = module.clone()
+        try:
+            inferred = self._infer(kernel, base,
+                                   group.traces + [(values, text)], params)
+        except TraceMismatch as mismatch:
+            base.close()
+            self._note(f'probe of {self._name(kernel)} at {shown} does not '
+                       f'align: {mismatch.summary()}')
+            return None
+        kept, computed = computed_in_kernel(
+            inferred, template_values(base) or {p['name'] for p in inferred})
+        if len(kept) >= count:
+            base.close()
+            return None
+        return (base, inferred, kept, computed,
+                f'probed at {shown} (traced, not compiled)')
+
     def _adopt(self, kernel, state, group, trace, modules, variant,
-               matched, kept):
+               matched, kept, notes=()):
         """Compiles the learned template and makes it `group`'s, or, when
         it keeps a varying value (`split`), a new group's, whose kept
         values are `trace`'s."""
@@ -275,7 +355,8 @@ class Inference:
             if rules:
                 kept = kept + [f'{title}: ' + ', '.join(
                     derived_text(n, r) for n, r in sorted(rules.items()))]
-        kept = kept + ([variant.tails] if variant.tails else [])
+        kept = kept + list(notes) + ([variant.tails] if variant.tails else
+                                     [])
         what = ', '.join(repr(n) for n in sorted(variant.hoisted)) or 'none'
         why = (f'split from {paired}' if split else
                f'{"widened" if widened else "learned"} from '
@@ -431,6 +512,10 @@ class Inference:
 
     def _source(self, kernel):
         return f'{self._name(kernel)}.mlir'
+
+
+def _is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 # A leaf: a spec.param without `equals` (whose value the match compares).

@@ -67,24 +67,26 @@ say('widths')
 launches = {w: cache.get('gather', {'width': w}, trace)
             for w in (64, 128, 3, 40, 500)}
 say(f'traced {cache.traced}, compiled {cache.compiled}')
-# CHECK-NEXT: [flyhoist] compiled gather template for width=128 in group 1: learned from 2 traces: hoists 'p0', 'width'
-# CHECK-NEXT: traced 5, compiled 2
+# Two traces show two parameters (the width and the byte stride 4*width);
+# one probe (a third width, traced, never compiled) shows p0 affine in the
+# width: the kernel computes it, the launch passes the width alone.
+# CHECK-NEXT: [flyhoist] compiled gather template for width=128 in group 1: learned from 2 traces: hoists 'width'; computed in the kernel: p0 = 4*width; probed at width=192 (traced, not compiled)
+# CHECK-NEXT: traced 6, compiled 2
 say('first:', launches[64].specialized, launches[64].arguments(RUNTIME))
 # The first value's own compile: a per-value object.
 # CHECK-NEXT: first: True ['bt', 'out', 'seq', 'blk']
 for w in (128, 3, 40, 500):
     say(w, launches[w].arguments(RUNTIME))
-# The hoisted values in name order: p0 (4 * width), then width.
-# CHECK-NEXT: 128 ['bt', 'out', 'seq', 'blk', 512, 128]
-# CHECK-NEXT: 3 ['bt', 'out', 'seq', 'blk', 12, 3]
-# CHECK-NEXT: 40 ['bt', 'out', 'seq', 'blk', 160, 40]
-# CHECK-NEXT: 500 ['bt', 'out', 'seq', 'blk', 2000, 500]
+# CHECK-NEXT: 128 ['bt', 'out', 'seq', 'blk', 128]
+# CHECK-NEXT: 3 ['bt', 'out', 'seq', 'blk', 3]
+# CHECK-NEXT: 40 ['bt', 'out', 'seq', 'blk', 40]
+# CHECK-NEXT: 500 ['bt', 'out', 'seq', 'blk', 500]
 say('one template object:',
     len({id(launches[w].objects) for w in (128, 3, 40, 500)}))
 # CHECK-NEXT: one template object: 1
 cache.get('gather', {'width': 40}, trace)
 say(f'again 40: traced {cache.traced}, hits {cache.hits}')
-# CHECK-NEXT: again 40: traced 5, hits 1
+# CHECK-NEXT: again 40: traced 6, hits 1
 
 # CHECK-LABEL: a trace that raises
 say('a trace that raises')
@@ -95,8 +97,8 @@ except ValueError as error:
 say(f'traced {cache.traced}, compiled {cache.compiled}')
 say('after:', cache.get('gather', {'width': 14}, trace).arguments(RUNTIME))
 # CHECK-NEXT: raised: the frontend cannot trace width 13
-# CHECK-NEXT: traced 5, compiled 2
-# CHECK-NEXT: after: ['bt', 'out', 'seq', 'blk', 56, 14]
+# CHECK-NEXT: traced 6, compiled 2
+# CHECK-NEXT: after: ['bt', 'out', 'seq', 'blk', 14]
 
 # CHECK-LABEL: one op more
 say('one op more')
@@ -104,19 +106,18 @@ launch = cache.get('gather', {'width': 777}, trace)
 # CHECK-NEXT: [flyhoist] compiled gather again for width=777 in group 2 (width=777): trace does not match the template: 'gpu.return' vs 'arith.addi' at gather.mlir:14:7 (gather.mlir:14:12 in the other trace)
 say(f'traced {cache.traced}, compiled {cache.compiled}',
     launch.arguments(RUNTIME))
-# CHECK-NEXT: traced 7, compiled 3 ['bt', 'out', 'seq', 'blk']
+# CHECK-NEXT: traced 8, compiled 3 ['bt', 'out', 'seq', 'blk']
 
 # CHECK-LABEL: an invariant constant changes
 say('an invariant constant changes')
 launch = cache.get('gather', {'width': 999}, trace)
 # A trace that differs from the template only in an integer constant
-# widens it: the tile becomes a parameter too (p1), compiled once. From
-# three traces the byte stride p0 = 4*width is computed in the kernel from
-# the width (the launch passes the width alone).
+# widens it: the tile becomes a parameter too (p1), compiled once; the byte
+# stride p0 = 4*width is still computed in the kernel from the width.
 # CHECK-NEXT: [flyhoist] compiled gather template for width=999 in group 1: widened from 3 traces: hoists 'p1', 'width' (the template missed: trace does not match the template: operand 1 is constant 256 in the template and constant 512 in the trace at gather.mlir:12:12 (gather.mlir:12:12 in the other trace)); computed in the kernel: p0 = 4*width
 say(f'traced {cache.traced}, compiled {cache.compiled}',
     launch.arguments(RUNTIME), launch.specialized)
-# CHECK-NEXT: traced 8, compiled 4 ['bt', 'out', 'seq', 'blk', 512, 999] False
+# CHECK-NEXT: traced 9, compiled 4 ['bt', 'out', 'seq', 'blk', 512, 999] False
 # The widened template serves the widths of either tile.
 say('later:', cache.get('gather', {'width': 256}, trace).arguments(RUNTIME),
     cache.compiled)
@@ -152,10 +153,10 @@ fold = lambda v: kernel_text(v['width'], extra_op=v['width'] == 1)  # noqa
 for w in (1, 5, 9, 13):
     folded.get('f', {'width': w}, fold)
 # CHECK-NEXT: [flyhoist] compiled f again for width=5 in group 2 (width=5): not inferred: traces do not align: 'gpu.return' vs 'arith.addi' at f.mlir:14:7 (f.mlir:14:12 in the other trace); width=1 folds away in the trace (x * 1, x + 0): its trace has its own structure and is compiled for that value alone
-# CHECK-NEXT: [flyhoist] compiled f template for width=9 in group 2: learned from 2 traces: hoists 'p0', 'width'
+# CHECK-NEXT: [flyhoist] compiled f template for width=9 in group 2: learned from 2 traces: hoists 'width'; computed in the kernel: p0 = 4*width; probed at width=13 (traced, not compiled)
 say(f'traced {folded.traced}, compiled {folded.compiled}',
     folded.get('f', {'width': 13}, fold).arguments(RUNTIME))
-# CHECK-NEXT: traced 4, compiled 3 ['bt', 'out', 'seq', 'blk', 52, 13]
+# CHECK-NEXT: traced 5, compiled 3 ['bt', 'out', 'seq', 'blk', 13]
 for c in (cache, single, other, folded):
     c.close()
 

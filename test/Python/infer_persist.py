@@ -132,11 +132,11 @@ def driver(folder):
     # CHECK-LABEL: first process
     show('first process', *run('worker', d1, '-', 64, 100, 3, 40))
     # CHECK-NEXT: compiled 2, wrong []
-    # CHECK-NEXT: compiled tuned template for width=100 in group 1: learned from 2 traces: hoists 'p0', 'width'
+    # CHECK-NEXT: compiled tuned template for width=100 in group 1: learned from 2 traces: hoists 'width'; computed in the kernel: p0 = 4*width; probed at width=136 (traced, not compiled)
     # CHECK-LABEL: second process
     show('second process', *run('worker', d1, '-', 7, 500, 333))
     # CHECK-NEXT: compiled 0, wrong []
-    # CHECK-NEXT: loaded tuned template for width=7 in group 1 from the disk cache: template learned in an earlier process (hoists 'p0', 'width')
+    # CHECK-NEXT: loaded tuned template for width=7 in group 1 from the disk cache: template learned in an earlier process (hoists 'width')
     # CHECK-NOT: compiled
     with RedisServer() as redis:
         # CHECK-LABEL: first machine
@@ -147,7 +147,7 @@ def driver(folder):
         show('second machine', *run('worker', os.path.join(folder, 'm2'),
                                     redis.url, 9, 11, 250))
         # CHECK-NEXT: compiled 0, wrong []
-        # CHECK-NEXT: loaded tuned template for width=9 in group 1 from the remote cache: template learned in an earlier process (hoists 'p0', 'width')
+        # CHECK-NEXT: loaded tuned template for width=9 in group 1 from the remote cache: template learned in an earlier process (hoists 'width')
         # CHECK-NOT: compiled
     # CHECK-LABEL: damaged
     damage(d1)
