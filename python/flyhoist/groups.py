@@ -170,7 +170,10 @@ def broken_text(group, values, args):
 def folded_note(params, group):
     """A note for a trace that does not align with `group`'s when the two
     differ in a frontend value of 0 or 1 on one side: the frontend likely
-    folded it (`x * 1`, `x + 0`), which traces differently."""
+    folded it (`x * 1`, `x + 0`), which traces differently. Learning from
+    two traces needs the same ops; matching a template absorbs such a fold
+    (lib/Transforms/IdentityFolds.cpp), so a trace that misses a template
+    differs from it beyond one."""
     last = group.traces[-1][0]
     for name in sorted(set(params) & set(last)):
         a, b = params[name], last[name]
@@ -178,6 +181,11 @@ def folded_note(params, group):
             continue
         if a in (0, 1) or b in (0, 1):
             value = a if a in (0, 1) else b
+            if group.template is not None:
+                return (f'; {name}={value} may fold away in the trace '
+                        f'(x * 1, x + 0), which matching absorbs: this '
+                        f'trace differs from the template beyond such a '
+                        f'fold')
             return (f'; {name}={value} folds away in the trace (x * 1, '
                     f'x + 0): its trace has its own structure and is '
                     f'compiled for that value alone')
