@@ -51,7 +51,7 @@ extern "C" {
 /// compatible; a newer minor version only adds functions.
 #define FLYHOIST_CAPI_VERSION_MAJOR 1
 /// Minor version of this API.
-#define FLYHOIST_CAPI_VERSION_MINOR 5
+#define FLYHOIST_CAPI_VERSION_MINOR 6
 
 /// Returns the API version of the loaded library as (major << 16) | minor,
 /// for hosts that load it dynamically (ctypes) and check the major version.
@@ -205,6 +205,26 @@ MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistInferSpecParams(
 MLIR_CAPI_EXPORTED MlirLogicalResult
 flyhoistMatchSpecParams(MlirOperation templateOp, MlirOperation trace,
                         MlirStringCallback callback, void *userData);
+
+/// Since 1.6: passes every `spec.param` under `op` (a template, a trace, a
+/// module) to `callback` as one JSON array, in walk order (the order of the
+/// printed IR): `[{"name": "width", "value": 128, "type": "index", "equals":
+/// false, "location": "k.py:12:5"}]`, `equals` whether the op has an
+/// `equals` operand. A frontend reads a template's parameters from it
+/// instead of the printed IR. Fails, printing nothing, when `op` is null.
+MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintSpecParams(
+    MlirOperation op, MlirStringCallback callback, void *userData);
+
+/// Since 1.6: passes the structure of the trace `op` to `callback`:
+/// "xxh3:" and 16 hex digits, a hash of the names of the ops under `op` in
+/// walk order, the ops traces may disagree on (integer constants and
+/// `spec.param`s without `equals`, what inference and matching align around)
+/// left out. Traces that align op by op have the same signature; a trace
+/// with another op almost surely has another, so a frontend tries first the
+/// templates of traces with its own. Fails, printing nothing, when `op` is
+/// null.
+MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintTraceSignature(
+    MlirOperation op, MlirStringCallback callback, void *userData);
 
 #ifdef __cplusplus
 }

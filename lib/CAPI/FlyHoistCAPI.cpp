@@ -16,6 +16,7 @@
 #include "flyhoist/Transforms/InferSpecParams.h"
 #include "flyhoist/Transforms/Manifest.h"
 #include "flyhoist/Transforms/Passes.h"
+#include "flyhoist/Transforms/TraceJSON.h"
 
 #include "mlir/CAPI/IR.h"
 #include "mlir/CAPI/Pass.h"
@@ -318,16 +319,30 @@ MlirLogicalResult flyhoistMatchSpecParams(MlirOperation templateOp,
   auto values = matchSpecParams(unwrap(templateOp), unwrap(trace));
   if (failed(values))
     return mlirLogicalResultFailure();
-  // An object in first-use order (json::Object would sort its keys).
   mlir::detail::CallbackOstream stream(callback, userData);
-  stream << "{";
-  llvm::interleave(
-      *values,
-      [&](const std::pair<std::string, int64_t> &value) {
-        stream << llvm::json::Value(value.first) << ": " << value.second;
-      },
-      [&] { stream << ", "; });
-  stream << "}";
+  printMatchedValuesJSON(stream, *values);
+  stream.flush();
+  return mlirLogicalResultSuccess();
+}
+
+MlirLogicalResult flyhoistPrintSpecParams(MlirOperation op,
+                                          MlirStringCallback callback,
+                                          void *userData) {
+  if (mlirOperationIsNull(op))
+    return mlirLogicalResultFailure();
+  mlir::detail::CallbackOstream stream(callback, userData);
+  stream << llvm::json::Value(renderSpecParamsJSON(unwrap(op)));
+  stream.flush();
+  return mlirLogicalResultSuccess();
+}
+
+MlirLogicalResult flyhoistPrintTraceSignature(MlirOperation op,
+                                              MlirStringCallback callback,
+                                              void *userData) {
+  if (mlirOperationIsNull(op))
+    return mlirLogicalResultFailure();
+  mlir::detail::CallbackOstream stream(callback, userData);
+  stream << traceSignature(unwrap(op));
   stream.flush();
   return mlirLogicalResultSuccess();
 }

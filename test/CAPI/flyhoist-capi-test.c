@@ -711,6 +711,99 @@ static MlirOperation parsePlainTrace(MlirContext context, int64_t width,
   return module;
 }
 
+/* Passes `op`'s trace signature (flyhoistPrintTraceSignature) to `out`. */
+static void signatureOf(MlirOperation op, Text *out) {
+  check(mlirLogicalResultIsSuccess(
+            flyhoistPrintTraceSignature(op, appendToText, out)),
+        "a signature is printed");
+}
+
+/* The spec.params of a module and the structure of traces, as data (1.6):
+ * what a frontend reads instead of the printed IR. */
+static void testTraceData(MlirContext context, MlirOperation templateOp,
+                          MlirOperation trace, MlirOperation other) {
+  Text json = {NULL, 0};
+  check(mlirLogicalResultIsSuccess(
+            flyhoistPrintSpecParams(templateOp, appendToText, &json)),
+        "the template's spec.params are printed");
+  printf("template spec.params: %s\n", textOf(&json));
+  clearText(&json);
+  /* `equals`, a negative value of a narrow type, a name JSON escapes. */
+  MlirOperation marked = mlirOperationCreateParse(
+      context,
+      mlirStringRefCreateFromCString(
+          "module {\n  func.func @f(%x: index) -> i32 {\n"
+          "    %a = spec.param \"a\" = 8 equals %x : index\n"
+          "    %b = spec.param \"b \\22q\\22\" = -3 : i32\n"
+          "    return %b : i32\n  }\n}\n"),
+      mlirStringRefCreateFromCString("marked.mlir"));
+  check(!mlirOperationIsNull(marked), "the marked module parses");
+  check(mlirLogicalResultIsSuccess(
+            flyhoistPrintSpecParams(marked, appendToText, &json)),
+        "the marked module's spec.params are printed");
+  printf("marked spec.params: %s\n", textOf(&json));
+  clearText(&json);
+
+  /* The same kernel with its constants placed and merged otherwise (as
+   * canonicalize leaves them at another value) has the template's
+   * structure; another kernel has another. */
+  MlirOperation moved = mlirOperationCreateParse(
+      context,
+      mlirStringRefCreateFromCString(
+          "module attributes {gpu.container_module} {\n"
+          "  gpu.module @kernels {\n"
+          "    gpu.func @gather(%bt: memref<?xi32>, %out: memref<?xi32>,\n"
+          "                     %seq: index) kernel {\n"
+          "      %c0 = arith.constant 0 : index\n"
+          "      %c1 = arith.constant 1 : index\n"
+          "      %row = arith.muli %seq, %c1 : index\n"
+          "      scf.for %blk = %c0 to %c1 step %c1 {\n"
+          "        %i = arith.addi %row, %blk : index\n"
+          "        %v = memref.load %bt[%i] : memref<?xi32>\n"
+          "        memref.store %v, %out[%blk] : memref<?xi32>\n"
+          "      }\n"
+          "      gpu.return\n"
+          "    }\n"
+          "  }\n"
+          "  func.func @host(%bt: memref<?xi32>, %out: memref<?xi32>,\n"
+          "                  %seq: index) {\n"
+          "    %c1 = arith.constant 1 : index\n"
+          "    gpu.launch_func @kernels::@gather blocks in (%c1, %c1, %c1)\n"
+          "        threads in (%c1, %c1, %c1)\n"
+          "        args(%bt : memref<?xi32>, %out : memref<?xi32>, "
+          "%seq : index)\n"
+          "    return\n"
+          "  }\n"
+          "}\n"),
+      mlirStringRefCreateFromCString("moved.mlir"));
+  check(!mlirOperationIsNull(moved), "the moved trace parses");
+  Text a = {NULL, 0}, b = {NULL, 0}, c = {NULL, 0}, d = {NULL, 0};
+  signatureOf(templateOp, &a);
+  signatureOf(trace, &b);
+  signatureOf(moved, &c);
+  signatureOf(other, &d);
+  printf("signature: %s\n", textOf(&a));
+  printf("template and trace: %s\n",
+         strcmp(textOf(&a), textOf(&b)) ? "differ" : "same");
+  printf("template and moved constants: %s\n",
+         strcmp(textOf(&a), textOf(&c)) ? "differ" : "same");
+  printf("template and another kernel: %s\n",
+         strcmp(textOf(&a), textOf(&d)) ? "differ" : "same");
+  clearText(&a);
+  clearText(&b);
+  clearText(&c);
+  clearText(&d);
+  MlirOperation null = {NULL};
+  check(mlirLogicalResultIsFailure(
+            flyhoistPrintSpecParams(null, appendToText, &json)) &&
+            mlirLogicalResultIsFailure(
+                flyhoistPrintTraceSignature(null, appendToText, &json)) &&
+            json.size == 0,
+        "a null operation fails, printing nothing");
+  mlirOperationDestroy(moved);
+  mlirOperationDestroy(marked);
+}
+
 static void testInference(void) {
   MlirContext context = createFrontendContext();
   MlirOperation t128 = parsePlainTrace(context, 128, "kernel-128.mlir");
@@ -742,6 +835,7 @@ static void testInference(void) {
             flyhoistMatchSpecParams(t128, other, appendToText, &json)),
         "another kernel does not match");
   check(json.size == 0, "nothing printed on a mismatch");
+  testTraceData(context, t128, t32, other);
   /* One trace: nothing to infer from. */
   check(mlirLogicalResultIsFailure(flyhoistInferSpecParams(
             t64, 0, NULL, 0, NULL, NULL, appendToText, &json)),

@@ -177,8 +177,21 @@ def MatchSpecParams : Pass<"match-spec-params", "::mlir::ModuleOp"> {
     the kernel. For each trace, a remark at it lists the value of each of
     the template's parameters in it (`matched: p0 = 512, width = 128`), or
     an error at the first template op the trace differs from, with a note
-    at the trace's op.
+    at the trace's op; the pass fails when a trace does not match.
+
+    With `values-file=<path>`, the same results are written there as data,
+    for tools that read them (the remark's wording is for people): a JSON
+    array with one object per trace, in order, each with the trace's
+    `location` and either its `values` (the object flyhoistMatchSpecParams
+    gives, in order of first use) or its `mismatch` (`reason`,
+    `template_location`, `trace_location`: the error's and the note's
+    locations as the C API words them). A path that cannot be written is an
+    error at the module, before any trace is matched.
   }];
+  let options = [
+    Option<"valuesFile", "values-file", "std::string", /*default=*/"\"\"",
+           "Write each trace's values or mismatch as JSON to this file">,
+  ];
 }
 
 def StripHoistRecords : Pass<"strip-hoist-records"> {
