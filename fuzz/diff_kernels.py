@@ -190,7 +190,26 @@ def test_kernel(tools, seed, trials, only=""):
     return stats
 
 
-MATCHED_RE = re.compile(r"remark: matched: (.*)")
+def match_trace(tools, text):
+    """fly-opt --match-spec-params over `text` (a module holding a template
+    and one trace), read from the values file the pass writes (the JSON the
+    C API gives, not the remark's wording): (the trace's {name: value} or
+    None, its mismatch dict or None, the pass's stderr)."""
+    import json
+    import tempfile
+    with tempfile.TemporaryDirectory() as folder:
+        path = os.path.join(folder, "values.json")
+        _, _, err = run([tools.fly_opt,
+                         "--match-spec-params=values-file=" + path,
+                         "-o", os.devnull], text)
+        try:
+            with open(path) as f:
+                entries = json.load(f)
+        except (OSError, ValueError):
+            entries = None
+    if not isinstance(entries, list) or len(entries) != 1:
+        return None, None, err
+    return entries[0].get("values"), entries[0].get("mismatch"), err
 
 
 def test_kernel_inferred(tools, seed, trials, only=""):
@@ -248,18 +267,11 @@ def test_kernel_inferred(tools, seed, trials, only=""):
     with_argument = sorted((e for e in entries if e[1] is not None),
                            key=lambda e: e[1])
     for values, trace in zip(values_list, traces):
-        rc, _, err = run([tools.fly_opt, "--match-spec-params", "-o",
-                          os.devnull],
-                         "module {\n%s\n%s\n}\n" % (template, trace))
-        match = MATCHED_RE.search(err)
-        if rc != 0 or not match:
+        matched, _, err = match_trace(
+            tools, "module {\n%s\n%s\n}\n" % (template, trace))
+        if matched is None:
             raise Failure("a trace of the kernel does not match its template",
                           err, {"template.mlir": template, "trace.mlir": trace})
-        matched = {}
-        if match.group(1) != "no parameters":
-            for item in match.group(1).split(", "):
-                name, value = item.split(" = ")
-                matched[name] = int(value)
         if any(matched.get(n) != int(v) for n, v in kept_names):
             stats["per_value"] += 1
             continue

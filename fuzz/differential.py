@@ -82,7 +82,7 @@ from diff_kernels import (  # noqa: E402,F401
     divisor_for,
     used_params,
     test_kernel,
-    MATCHED_RE,
+    match_trace,
     test_kernel_inferred)
 from diff_classes import (  # noqa: E402,F401
     DEFECTS,

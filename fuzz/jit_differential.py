@@ -83,16 +83,8 @@ class Form:
 
     def match(self, trace):
         """The matched {name: value}, or None when the match rejects."""
-        rc, _, err = run([self.tools.fly_opt, "--match-spec-params", "-o",
-                          os.devnull], self.match_input(trace))
-        found = differential.MATCHED_RE.search(err)
-        if rc != 0 or not found:
-            return None
-        matched = {}
-        if found.group(1) != "no parameters":
-            for item in found.group(1).split(", "):
-                name, value = item.split(" = ")
-                matched[name] = int(value)
+        matched, _, _ = differential.match_trace(self.tools,
+                                                 self.match_input(trace))
         return matched
 
     def match_input(self, trace):

@@ -18,9 +18,11 @@ from . import _discovery
 #: library's major version must be this one and its minor version at least
 #: this one (1.3 added flyhoistPrintLocation; 1.4 flyhoistGetBuildIdentity
 #: and flyhoistPrintCompileFingerprint, which code-object keys need; 1.5
-#: flyhoistContextSetPrintOpOnDiagnostic, so diagnostics read as data).
+#: flyhoistContextSetPrintOpOnDiagnostic, so diagnostics read as data; 1.6
+#: flyhoistPrintSpecParams and flyhoistPrintTraceSignature, so inference
+#: reads templates and traces as data, not their printed text).
 API_MAJOR = 1
-API_MINOR = 5
+API_MINOR = 6
 
 
 def _handle(name):
@@ -105,6 +107,9 @@ _SIGNATURES = {
         MlirStringCallback, _V]),
     'flyhoistMatchSpecParams': (_R, [MlirOperation, MlirOperation,
                                      MlirStringCallback, _V]),
+    'flyhoistPrintSpecParams': (_R, [MlirOperation, MlirStringCallback, _V]),
+    'flyhoistPrintTraceSignature': (_R, [MlirOperation, MlirStringCallback,
+                                         _V]),
     # registration
     'mlirDialectRegistryCreate': (MlirDialectRegistry, []),
     'mlirDialectRegistryDestroy': (None, [MlirDialectRegistry]),

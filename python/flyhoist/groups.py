@@ -12,10 +12,10 @@ widens it when a later trace differs from it only in integer constants
 (infer.py).
 """
 
-import re
 from fractions import Fraction
 
 from .contract import kept_reason_text
+from .ir import MLIRError
 from .variant import Variant
 
 #: Traces a group keeps to learn from: its first and its latest ones (the
@@ -68,9 +68,15 @@ class Group:
             self.template.close()
         self.template, self.variant, self.reason = None, None, reason
 
-    def signature(self):
+    def signature(self, context):
+        """The structure of the group's first trace (`signature`), parsed
+        in `context` once."""
         if self._signature is None:
-            self._signature = signature(self.traces[0][1])
+            try:
+                with context.parse(self.traces[0][1]) as first:
+                    self._signature = signature(first)
+            except MLIRError:
+                self._signature = ''  # ranks after the groups that parse
         return self._signature
 
     def distance(self, params):
@@ -118,12 +124,12 @@ class KernelState:
             alone.close()
         return group
 
-    def ranked(self, params, text):
-        """The groups, those whose traces have `text`'s ops first, then the
-        closest to `params`, then the newest."""
-        shape = signature(text)
+    def ranked(self, params, trace):
+        """The groups, those whose traces have the ops of `trace` (an
+        ir.Module) first, then the closest to `params`, then the newest."""
+        shape = signature(trace)
         return sorted(self.groups,
-                      key=lambda g: (g.signature() != shape,
+                      key=lambda g: (g.signature(trace.context) != shape,
                                      g.distance(params), -g.index))
 
     def close(self):
@@ -131,15 +137,13 @@ class KernelState:
             group.close()
 
 
-_OP = re.compile(r'\b[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_.]*')
-_LEAVES = {'arith.constant', 'llvm.mlir.constant', 'spec.param'}
-
-
-def signature(text):
-    """The ops a trace names, in order, but for constants (canonicalize
-    merges and places them differently from value to value): traces of one
-    structure share it, so the groups worth pairing with are tried first."""
-    return hash(tuple(op for op in _OP.findall(text) if op not in _LEAVES))
+def signature(trace):
+    """The ops of `trace` (an ir.Module), in order, but for the constants
+    and parameters traces may differ in (canonicalize merges and places them
+    differently from value to value), as the library's aligner sees them
+    (Module.trace_signature): traces of one structure share it, so the
+    groups worth pairing with are tried first."""
+    return trace.trace_signature()
 
 
 def kept_text(variant, name):

@@ -518,15 +518,14 @@ def _is_int(value):
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-# A leaf: a spec.param without `equals` (whose value the match compares).
-_PARAM = re.compile(r'spec\.param\s+"([^"]+)"\s*=\s*(-?\d+)\s*:')
-
-
 def template_values(template):
-    """{name: value} of a template's spec.params without `equals`; None
-    when one name has two values."""
+    """{name: value} of a template's spec.params without `equals`, as the
+    library reads them (Module.spec_params); None when one name has two
+    values."""
     values = {}
-    for name, value in _PARAM.findall(template.text()):
-        if values.setdefault(name, int(value)) != int(value):
+    for param in template.spec_params():
+        if param['equals']:
+            continue
+        if values.setdefault(param['name'], param['value']) != param['value']:
             return None
     return values

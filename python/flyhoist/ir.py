@@ -295,6 +295,24 @@ class Module:
             raise MLIRError('no manifest', diagnostics)
         return json.loads(out.bytes())
 
+    def spec_params(self) -> list[dict]:
+        """Every spec.param in the module, in IR order, as the library reads
+        it: dicts of name, value, type, equals (whether it has an `equals`
+        operand) and location (flyhoistPrintSpecParams)."""
+        out = _Collector()
+        with self.context.lock:
+            self.lib.flyhoistPrintSpecParams(self.op, out.callback, None)
+        return json.loads(out.bytes())
+
+    def trace_signature(self) -> str:
+        """The module's op structure but for the constants traces may
+        differ in: equal for traces that align op by op
+        (flyhoistPrintTraceSignature)."""
+        out = _Collector()
+        with self.context.lock:
+            self.lib.flyhoistPrintTraceSignature(self.op, out.callback, None)
+        return out.text()
+
     def gpu_modules(self) -> dict:
         """{symbol: MlirOperation} of the gpu.module ops, in module order."""
         return {self._symbol(op): op for op in self._walk()
