@@ -38,9 +38,11 @@ import re
 from .groups import (MAX_PAIRINGS, KernelState, broken_text,
                      computed_in_kernel, derive, derived_text, disagreement,
                      folded_note, kept_text, offset_tails)
-from .ir import HoistError, MLIRError
-from .matching import TraceMismatch, infer_spec_params, match_spec_params
-from .persist import Persistence, decode as persist_decode, stable_name
+from .ir import HoistError
+from .matching import (TraceMismatch, infer_spec_params, match_spec_params,
+                       template_values)
+from .persist import Persistence, PersistedTemplates, stable_name
+from .probe import Probing
 from .variant import Variant
 
 __all__ = ['Inference', 'TraceMismatch', 'infer_spec_params',
@@ -57,7 +59,7 @@ def inference_options(options):
     return (options + ' hoist-immediate-offsets=true').strip()
 
 
-class Inference:
+class Inference(Probing, PersistedTemplates):
     """KernelCache's route for traces with plain constants (see above)."""
 
     def __init__(self, cache):
@@ -255,70 +257,6 @@ class Inference:
             return own, dict(params)
         return own.why_specialized or f'{broken.text} does not hold'
 
-    def _infer(self, kernel, base, traces, params):
-        """infer_spec_params of `base` (the trace of `params`) against
-        `traces` ([(params, text)]), naming parameters after the frontend's
-        values."""
-        cache = self.cache
-        others = [cache.context.parse(t, self._source(kernel))
-                  for _, t in traces]
-        try:
-            names = sorted(n for n, v in params.items()
-                           if isinstance(v, int) and
-                           all(n in p for p, _ in traces))
-            frontend = [(n, [params[n]] + [p[n] for p, _ in traces])
-                        for n in names]
-            return infer_spec_params(base, others, frontend)
-        finally:
-            for other in others:
-                other.close()
-
-    def _probe(self, kernel, group, params, module, trace, count):
-        """A third point for the relations between parameters, when two
-        traces make `count` of them (Python-folded products of one value:
-        `4*w`, `w*k//4`): the frontend's values that changed between the two
-        are moved on once more (v2 + |v2 - v1| past the larger) and traced,
-        never compiled or launched. Inference over the three traces
-        computes the parameters that are affine in one root in the kernel
-        (InferSpecParams.cpp), so the template takes the root alone:
-        (base, inferred as infer_spec_params gives it, the parameters that
-        stay, computed, a note for the log), or None when the frontend
-        refuses the value, its trace does not align, or nothing is saved."""
-        first = group.traces[0][0]
-        moved = {n: max(v, first[n]) + abs(v - first[n])
-                 for n, v in params.items()
-                 if _is_int(v) and _is_int(first.get(n)) and v != first[n]}
-        if not moved or not self.cache.probe_traces:
-            return None
-        values = {**params, **moved}
-        shown = ', '.join(f'{n}={v}' for n, v in sorted(moved.items()))
-        try:
-            text = trace(dict(values))
-        except Exception as error:  # noqa: BLE001 - the frontend's own
-            # A value the frontend never asked for may be one it rejects.
-            self._note(f'probe of {self._name(kernel)} at {shown} not traced '
-                       f'({type(error).__name__}: {error}); the parameters '
-                       f'stay as two traces show them')
-            return None
-        self.cache.traced += 1
-        self.cache.probed += 1
-        base = module.clone()
-        try:
-            inferred = self._infer(kernel, base,
-                                   group.traces + [(values, text)], params)
-        except TraceMismatch as mismatch:
-            base.close()
-            self._note(f'probe of {self._name(kernel)} at {shown} does not '
-                       f'align: {mismatch.summary()}')
-            return None
-        kept, computed = computed_in_kernel(
-            inferred, template_values(base) or {p['name'] for p in inferred})
-        if len(kept) >= count:
-            base.close()
-            return None
-        return (base, inferred, kept, computed,
-                f'probed at {shown} (traced, not compiled)')
-
     def _adopt(self, kernel, state, group, trace, modules, variant,
                matched, kept, notes=()):
         """Compiles the learned template and makes it `group`'s, or, when
@@ -412,82 +350,6 @@ class Inference:
         if origin == 'compiled':
             state.compiles += 1
 
-    # -- templates from another process ----------------------------------------
-
-    def _template_variant(self, kernel, group, asked):
-        """The group's Variant, built (hoisted, its objects found) the first
-        time a persisted template is asked for (by values `asked`); None
-        when it cannot be."""
-        if group.variant is not None:
-            return group.variant
-        cache = self.cache
-        params, text = group.traces[-1]
-        values = {**params, **group.values}
-        hoisted = group.template.clone()
-        try:
-            # What the compile bakes in is the template's own values: the
-            # entry's must be those (a forged kept value would pass its
-            # guard otherwise).
-            if template_values(group.template) != group.values:
-                raise ValueError('its values are not the template\'s own')
-            manifest = hoisted.hoist(self.options)
-            variant = Variant(kernel, values, manifest, set(group.values))
-            if variant.failure(values, None) is not None:
-                raise ValueError('the template does not hold for its values')
-            compiled, origin = cache.attach_or_specialize(
-                variant, hoisted, params, text, self._source(kernel))
-        except (HoistError, ValueError, MLIRError) as error:
-            group.drop_template(f'persisted template not usable: '
-                                f'{str(error).splitlines()[-1]}')
-            self._log(kernel, asked, group.reason, None, group, 'template')
-            return None
-        finally:
-            hoisted.close()
-        state = self.kernels[kernel]
-        self._count(state, origin)
-        if compiled is not variant:
-            group.drop_template(cache.UNLOWERABLE)
-            return None
-        group.variant = variant
-        what = ', '.join(repr(n) for n in sorted(variant.hoisted))
-        self._log(kernel, asked, f'template learned in an earlier process '
-                  f'(hoists {what})', origin, group, 'template')
-        return variant
-
-    def _load(self, kernel, state):
-        name = self._name(kernel)
-        if state.name is None:
-            self.cache._warn('infer-name', f'{name}: no stable name (a str, '
-                             f'a function, a code object or a tuple of '
-                             f'those): what inference learns about it is '
-                             f'kept in this process only')
-            return
-        objects, where, why = self.persist.read(state.name)
-        entries = persist_decode(objects, state.name) if objects else why
-        if isinstance(entries, str):
-            self._note(f'inference state of {name} not loaded: {entries}; '
-                       f'learning it again')
-            return
-        for entry in entries or ():
-            group = state.new_group([tuple(t) for t in entry['traces']])
-            group.persisted = True
-            if entry['template'] is None:
-                continue
-            try:
-                group.template = self.cache.context.parse(
-                    objects[entry['template']], f'{name}.template.mlir')
-                group.values = dict(entry['values'])
-            except MLIRError as error:
-                # Its traces are still good to learn from.
-                self._note(f'inference state of {name}: group '
-                           f'{group.index}\'s template from {where} does '
-                           f'not parse ({str(error).splitlines()[0]}); '
-                           f'learning it again')
-
-    def _store(self, state):
-        if state.name is not None and self.persist.enabled:
-            self.persist.write(state)
-
     # -- the log ------------------------------------------------------------
 
     def _log(self, kernel, params, reason, origin, group, what='again'):
@@ -512,20 +374,3 @@ class Inference:
 
     def _source(self, kernel):
         return f'{self._name(kernel)}.mlir'
-
-
-def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def template_values(template):
-    """{name: value} of a template's spec.params without `equals`, as the
-    library reads them (Module.spec_params); None when one name has two
-    values."""
-    values = {}
-    for param in template.spec_params():
-        if param['equals']:
-            continue
-        if values.setdefault(param['name'], param['value']) != param['value']:
-            return None
-    return values

@@ -83,3 +83,16 @@ def match_spec_params(template, trace):
         raise TraceMismatch('the trace does not match the template',
                             diagnostics, records)
     return json.loads(b''.join(pieces))
+
+
+def template_values(template):
+    """{name: value} of a template's spec.params without `equals`, as the
+    library reads them (Module.spec_params); None when one name has two
+    values."""
+    values = {}
+    for param in template.spec_params():
+        if param['equals']:
+            continue
+        if values.setdefault(param['name'], param['value']) != param['value']:
+            return None
+    return values

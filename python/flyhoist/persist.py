@@ -30,6 +30,9 @@ import types
 
 from . import keys
 from .groups import MAX_TRACES
+from .ir import HoistError, MLIRError
+from .matching import template_values
+from .variant import Variant
 
 SCHEMA = 1
 STATE = 'inference.json'
@@ -222,3 +225,84 @@ class Persistence:
         for store in (self.cache.disk, self.cache.remote):
             if store is not None:
                 store.put(key, objects)
+
+
+class PersistedTemplates:
+    """Templates learned in an earlier process: read when a kernel is first
+    seen, hoisted and their objects found when a trace first matches one
+    (a mixin of infer.Inference: `cache`, `kernels`, `persist`, `options`,
+    `_log`, `_note`, `_count`, `_name` and `_source` are its)."""
+
+    def _template_variant(self, kernel, group, asked):
+        """The group's Variant, built (hoisted, its objects found) the first
+        time a persisted template is asked for (by values `asked`); None
+        when it cannot be."""
+        if group.variant is not None:
+            return group.variant
+        cache = self.cache
+        params, text = group.traces[-1]
+        values = {**params, **group.values}
+        hoisted = group.template.clone()
+        try:
+            # What the compile bakes in is the template's own values: the
+            # entry's must be those (a forged kept value would pass its
+            # guard otherwise).
+            if template_values(group.template) != group.values:
+                raise ValueError('its values are not the template\'s own')
+            manifest = hoisted.hoist(self.options)
+            variant = Variant(kernel, values, manifest, set(group.values))
+            if variant.failure(values, None) is not None:
+                raise ValueError('the template does not hold for its values')
+            compiled, origin = cache.attach_or_specialize(
+                variant, hoisted, params, text, self._source(kernel))
+        except (HoistError, ValueError, MLIRError) as error:
+            group.drop_template(f'persisted template not usable: '
+                                f'{str(error).splitlines()[-1]}')
+            self._log(kernel, asked, group.reason, None, group, 'template')
+            return None
+        finally:
+            hoisted.close()
+        state = self.kernels[kernel]
+        self._count(state, origin)
+        if compiled is not variant:
+            group.drop_template(cache.UNLOWERABLE)
+            return None
+        group.variant = variant
+        what = ', '.join(repr(n) for n in sorted(variant.hoisted))
+        self._log(kernel, asked, f'template learned in an earlier process '
+                  f'(hoists {what})', origin, group, 'template')
+        return variant
+
+    def _load(self, kernel, state):
+        name = self._name(kernel)
+        if state.name is None:
+            self.cache._warn('infer-name', f'{name}: no stable name (a str, '
+                             f'a function, a code object or a tuple of '
+                             f'those): what inference learns about it is '
+                             f'kept in this process only')
+            return
+        objects, where, why = self.persist.read(state.name)
+        entries = decode(objects, state.name) if objects else why
+        if isinstance(entries, str):
+            self._note(f'inference state of {name} not loaded: {entries}; '
+                       f'learning it again')
+            return
+        for entry in entries or ():
+            group = state.new_group([tuple(t) for t in entry['traces']])
+            group.persisted = True
+            if entry['template'] is None:
+                continue
+            try:
+                group.template = self.cache.context.parse(
+                    objects[entry['template']], f'{name}.template.mlir')
+                group.values = dict(entry['values'])
+            except MLIRError as error:
+                # Its traces are still good to learn from.
+                self._note(f'inference state of {name}: group '
+                           f'{group.index}\'s template from {where} does '
+                           f'not parse ({str(error).splitlines()[0]}); '
+                           f'learning it again')
+
+    def _store(self, state):
+        if state.name is not None and self.persist.enabled:
+            self.persist.write(state)
