@@ -1,6 +1,6 @@
 """The paged gather's FlyDSL output, hoisted against specialized, on the CPU.
 
-    cpu_check.py [--widths 1,3,100,256] [--seed 7] [--chip gfx942]
+    cpu_check.py [--widths 1,3,100,256] [--seed 7] [--chip gfx942] [--probed]
 
 No AMD GPU here: the kernels are run by the project's SIMT interpreter of
 lowered device IR (bench/gpu/flydsl_cpu.py: generic-form MLIR 22, every
@@ -14,7 +14,10 @@ bridge, and run in two forms:
   as the kernel's trailing arguments: the values matched from W's trace, or
   for a width whose trace does not match (1: FlyDSL folds `seq * 1`) the
   template's parameters at W (p0 = W, p1 = p2 = 16 W, as matched for every other
-  width) -- the code the template's one binary would run for W.
+  width) -- the code the template's one binary would run for W. With
+  --probed, the template the backend serves the first width with (its
+  trace and its probe traces, probe.py), learned through FlyDSL's JIT; a
+  width it does not match is not checked.
 
 Both outputs are compared bit for bit, and with the gather computed in
 Python from the same random inputs (pages shuffled, every byte random).
@@ -85,6 +88,33 @@ def run(text, width, tensors, extra):
     return bytes(memory.tensors["out"])
 
 
+KERNEL_NAMES = {
+    "gather": "paged_gather_kernel_0",
+    "prefill": "mqa_logits_fp4_prefill_kernel_0",
+}
+
+
+def template_for(chip, kernel, slot, probed):
+    """The template: with `probed`, the one the `flyhoist` backend serves
+    the first width (256) with, inferred in FlyDSL's JIT from its trace and
+    probe traces (probe.py); else the one inferred from the traces of 256
+    and 2 (the backend's without probes)."""
+    import backend
+    import compile_widths
+    import hoist
+
+    if not probed:
+        for width in (256, 2):
+            hoist.plan_module(slot(width), kernel, chip)
+        (template, _), = hoist._KERNELS[(kernel, chip)].templates
+        return template
+    backend.register()
+    with contextlib.redirect_stdout(sys.stderr):
+        compile_widths.compile_widths(kernel, chip, [256], backend="flyhoist")
+    (template, _), = hoist._KERNELS[(KERNEL_NAMES[kernel], chip)].templates
+    return template
+
+
 def matched(template, own, fallback):
     """(values, how): the template's values in the trace `own`, or
     `fallback` where it does not match."""
@@ -150,6 +180,11 @@ def main(argv=None):
         help="pass the hoisted kernel a wrong value (p1 + 16): the check "
         "must then fail",
     )
+    parser.add_argument(
+        "--probed", action="store_true",
+        help="the template of the first width's probe traces, learned in "
+        "FlyDSL's JIT (else the one inferred from 256 and 2)",
+    )
     options = parser.parse_args(argv)
     import backend
     import bridge
@@ -157,10 +192,10 @@ def main(argv=None):
 
     _patch_interpreter()
     work = tempfile.mkdtemp(prefix="flyhoist-cpu-")
-    for width in (256, 2):  # the template: what the backend learns first
-        hoist.plan_module(slot_text(options.chip, width, work), "gather",
-                          options.chip)
-    (template, _), = hoist._KERNELS[("gather", options.chip)].templates
+    template = template_for(
+        options.chip, "gather",
+        lambda width: slot_text(options.chip, width, work), options.probed,
+    )
     rng = random.Random(options.seed)
     failures = 0
     for width in [int(w) for w in options.widths.split(",")]:
@@ -168,6 +203,9 @@ def main(argv=None):
                                backend.TBLGEN, backend.INCLUDE)
         values, how = matched(template, own, {
             "p0": width, "p1": BLOCK * width, "p2": BLOCK * width})
+        if how != "matched" and options.probed:
+            print(f"width {width}: not matched; not checked")
+            continue
         hoisted_text, plan = hoist._instantiate(template, values)
         order = sorted(
             (e["argument"], values[e["name"]])

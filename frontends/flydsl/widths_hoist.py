@@ -116,7 +116,9 @@ def report(options, alone, hoisted):
         f"(parse, match and hoist "
         f"{stats['match_s'] / max(traced, 1) * 1000:.1f} ms), "
         f"device binaries compiled {stats['binaries']} "
-        f"({stats['binary_s']:.2f} s), reused {stats['reused']}"
+        f"({stats['binary_s']:.2f} s), reused {stats['reused']}; "
+        f"probe traces {stats['probes']} ({stats['probe_s']:.2f} s, "
+        "in the first width's slot time)"
     )
     in_use = {
         hashlib.sha256(blob).hexdigest()
