@@ -112,6 +112,7 @@ class KernelState:
         self.groups = []
         self.next_index = 1
         self.compiles = 0  # compiles of this kernel in this process
+        self.partner_misses = 0  # probe.py: probes in a row that served
 
     def new_group(self, traces):
         group = Group(self.next_index, traces)
@@ -123,6 +124,14 @@ class KernelState:
             self.groups.remove(alone)
             alone.close()
         return group
+
+    def forget(self, group):
+        """Drops `group` (a probe's that taught nothing)."""
+        if group in self.groups:
+            self.groups.remove(group)
+            group.close()
+            if group.index == self.next_index - 1:
+                self.next_index -= 1  # the numbers the log shows stay dense
 
     def ranked(self, params, trace):
         """The groups, those whose traces have the ops of `trace` (an

@@ -49,6 +49,11 @@ __all__ = ['Inference', 'TraceMismatch', 'infer_spec_params',
            'match_spec_params']
 
 
+class NotInferred(str):
+    """Why a trace did not learn with a group: their traces do not align
+    (a structure that differs, not a value the template keeps)."""
+
+
 def inference_options(options):
     """The pass options inference hoists with: the cache's, with offset
     tails hoisted unless they name `hoist-immediate-offsets` themselves. A
@@ -117,12 +122,21 @@ class Inference(Probing, PersistedTemplates):
             group.miss = served
             if served:
                 reasons.append((group, served))
+        unaligned = None  # the closest group whose traces do not align
         for group in [g for g in ranked if g.reason is None][:MAX_PAIRINGS]:
             learned = self._learn(kernel, state, group, params, text, module,
                                   args, trace)
             if isinstance(learned, tuple):
                 return learned
             reasons.append((group, learned))
+            if isinstance(learned, NotInferred) and unaligned is None:
+                unaligned = (group, learned)
+        if unaligned is not None and \
+                reasons[0][1] != self.cache.UNLOWERABLE:
+            partnered = self._partner(kernel, state, params, text, module,
+                                      args, trace, *unaligned)
+            if partnered is not None:
+                return partnered
         return self._alone(kernel, state, params, text, module, reasons)
 
     def _serve(self, kernel, group, params, module, args):
@@ -161,23 +175,26 @@ class Inference(Probing, PersistedTemplates):
             group.derived = group.variant.derived = derived
 
     def _learn(self, kernel, state, group, params, text, module, args,
-               trace):
+               trace, probe=None):
         """Infers a template from `module` and `group`'s traces: (variant,
         values) when it hoists something that varies, else why not. The
         template widens the group, or, when it keeps a value that varies
-        (a loop bound), starts a group of its own for `module`'s values."""
+        (a loop bound), starts a group of its own for `module`'s values.
+        `probe` says that the group's trace is a probe (Probing._partner)."""
         base = module.clone()
         try:
             inferred = self._infer(kernel, base, group.traces, params)
         except TraceMismatch as mismatch:
             base.close()
-            return f'not inferred: {mismatch.summary()}' + \
-                folded_note(params, group)
+            return NotInferred(f'not inferred: {mismatch.summary()}' +
+                               folded_note(params, group))
         samples_of = inferred
         inferred, computed = computed_in_kernel(
             inferred, template_values(base) or {p['name'] for p in inferred})
         if not inferred:  # the same trace, up to where constants sit
             base.close()
+            if probe:
+                return 'the probe\'s trace is this one\'s'
             return self._same(kernel, state, group, params, module, args)
         built = self._build(kernel, base, module, params, inferred, computed,
                             args)
@@ -210,7 +227,8 @@ class Inference(Probing, PersistedTemplates):
             for i, (p, _) in enumerate(group.traces)]
         return self._adopt(kernel, state, (group, samples),
                            (params, text), (base, hoisted), variant, matched,
-                           [kept_text(variant, n) for n in kept], notes)
+                           [kept_text(variant, n) for n in kept], notes,
+                           probe)
 
     def _build(self, kernel, base, module, params, inferred, computed, args):
         """`base` (a template) hoisted and matched against `module`:
@@ -258,10 +276,10 @@ class Inference(Probing, PersistedTemplates):
         return own.why_specialized or f'{broken.text} does not hold'
 
     def _adopt(self, kernel, state, group, trace, modules, variant,
-               matched, kept, notes=()):
+               matched, kept, notes=(), probe=None):
         """Compiles the learned template and makes it `group`'s, or, when
         it keeps a varying value (`split`), a new group's, whose kept
-        values are `trace`'s."""
+        values are `trace`'s. `probe` names the probe `group` holds."""
         cache = self.cache
         params, text = trace
         base, hoisted = modules
@@ -296,7 +314,8 @@ class Inference(Probing, PersistedTemplates):
         kept = kept + list(notes) + ([variant.tails] if variant.tails else
                                      [])
         what = ', '.join(repr(n) for n in sorted(variant.hoisted)) or 'none'
-        why = (f'split from {paired}' if split else
+        why = (f'learned with {probe}' if probe else
+               f'split from {paired}' if split else
                f'{"widened" if widened else "learned"} from '
                f'{len(group.traces)} traces') + f': hoists {what}'
         if widened and group.miss:

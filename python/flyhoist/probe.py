@@ -16,6 +16,12 @@ from .groups import computed_in_kernel
 from .matching import TraceMismatch, infer_spec_params, template_values
 
 
+#: Probes for traces that pair with no group that may serve nothing in a
+#: row (a kernel whose structure changes with every value: a memref type
+#: of the width) before a kernel gets no more of them in this process.
+MAX_PARTNER_MISSES = 2
+
+
 class Probing:
     """Inference's traces against each other, probes included (a mixin of
     infer.Inference: `cache`, `_note`, `_name` and `_source` are its)."""
@@ -38,6 +44,61 @@ class Probing:
             for other in others:
                 other.close()
 
+    def _traced_probe(self, kernel, params, moved, trace):
+        """(values, text): `trace` at `params` with `moved`, or None when
+        probes are off or the frontend refuses the value (logged)."""
+        if not moved or not self.cache.probe_traces:
+            return None
+        values = {**params, **moved}
+        try:
+            text = trace(dict(values))
+        except Exception as error:  # noqa: BLE001 - the frontend's own
+            # A value the frontend never asked for may be one it rejects.
+            self._note(f'probe of {self._name(kernel)} at {shown(moved)} not '
+                       f'traced ({type(error).__name__}: {error})')
+            return None
+        self.cache.traced += 1
+        self.cache.probed += 1
+        return values, text
+
+    def _partner(self, kernel, state, params, text, module, args, trace,
+                 closest, why):
+        """A trace that pairs with no group because its structure differs
+        from the `closest` group's traces (a width whose trace folds `x * 1`
+        came first, a check only wide rows have) learns its template with a
+        probe at once: the frontend's values that changed since that
+        group's latest trace, moved on once more as `_probe` moves them.
+        The probe starts a group with it, as a trace of the frontend like
+        any other. (variant, values) as Inference._learn gives them, or
+        None: the probe is dropped and the trace compiled alone. `why`
+        says why it did not learn with `closest`; the log repeats it."""
+        last = closest.traces[-1][0]
+        moved = {n: max(v, last[n]) + abs(v - last[n])
+                 for n, v in params.items()
+                 if _is_int(v) and _is_int(last.get(n)) and v != last[n]}
+        if not moved or state.partner_misses >= MAX_PARTNER_MISSES:
+            return None
+        probe = self._traced_probe(kernel, params, moved, trace)
+        if probe is None:
+            return None
+        group = state.new_group([probe])
+        learned = self._learn(kernel, state, group, params, text, module,
+                              args, trace,
+                              f'a probe at {shown(moved)} (traced, not '
+                              f'compiled), not with {closest.describe()} '
+                              f'({why})')
+        if group.template is None:
+            state.forget(group)
+        if isinstance(learned, tuple):
+            state.partner_misses = 0
+            return learned
+        state.partner_misses += 1
+        stop = ('; no more such probes of this kernel'
+                if state.partner_misses == MAX_PARTNER_MISSES else '')
+        self._note(f'probe of {self._name(kernel)} at {shown(moved)} serves '
+                   f'nothing: {learned}{stop}')
+        return None
+
     def _probe(self, kernel, group, params, module, trace, count):
         """A third point for the relations between parameters, when two
         traces make `count` of them (Python-folded products of one value:
@@ -53,28 +114,17 @@ class Probing:
         moved = {n: max(v, first[n]) + abs(v - first[n])
                  for n, v in params.items()
                  if _is_int(v) and _is_int(first.get(n)) and v != first[n]}
-        if not moved or not self.cache.probe_traces:
+        probe = self._traced_probe(kernel, params, moved, trace)
+        if probe is None:
             return None
-        values = {**params, **moved}
-        shown = ', '.join(f'{n}={v}' for n, v in sorted(moved.items()))
-        try:
-            text = trace(dict(values))
-        except Exception as error:  # noqa: BLE001 - the frontend's own
-            # A value the frontend never asked for may be one it rejects.
-            self._note(f'probe of {self._name(kernel)} at {shown} not traced '
-                       f'({type(error).__name__}: {error}); the parameters '
-                       f'stay as two traces show them')
-            return None
-        self.cache.traced += 1
-        self.cache.probed += 1
         base = module.clone()
         try:
-            inferred = self._infer(kernel, base,
-                                   group.traces + [(values, text)], params)
+            inferred = self._infer(kernel, base, group.traces + [probe],
+                                   params)
         except TraceMismatch as mismatch:
             base.close()
-            self._note(f'probe of {self._name(kernel)} at {shown} does not '
-                       f'align: {mismatch.summary()}')
+            self._note(f'probe of {self._name(kernel)} at {shown(moved)} does '
+                       f'not align: {mismatch.summary()}')
             return None
         kept, computed = computed_in_kernel(
             inferred, template_values(base) or {p['name'] for p in inferred})
@@ -82,7 +132,12 @@ class Probing:
             base.close()
             return None
         return (base, inferred, kept, computed,
-                f'probed at {shown} (traced, not compiled)')
+                f'probed at {shown(moved)} (traced, not compiled)')
+
+
+def shown(values):
+    """'tile=17, width=65'."""
+    return ', '.join(f'{n}={v}' for n, v in sorted(values.items()))
 
 
 def _is_int(value):
