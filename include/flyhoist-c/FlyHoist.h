@@ -51,7 +51,7 @@ extern "C" {
 /// compatible; a newer minor version only adds functions.
 #define FLYHOIST_CAPI_VERSION_MAJOR 1
 /// Minor version of this API.
-#define FLYHOIST_CAPI_VERSION_MINOR 6
+#define FLYHOIST_CAPI_VERSION_MINOR 7
 
 /// Returns the API version of the loaded library as (major << 16) | minor,
 /// for hosts that load it dynamically (ctypes) and check the major version.
@@ -224,6 +224,21 @@ MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintSpecParams(
 /// templates of traces with its own. Fails, printing nothing, when `op` is
 /// null.
 MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintTraceSignature(
+    MlirOperation op, MlirStringCallback callback, void *userData);
+
+/// Since 1.7: passes the targets of every `gpu.module` under `op` (a
+/// `builtin.module`, usually) to `callback` as one JSON array, in walk
+/// order, read from the target attributes themselves: `[{"symbol":
+/// "kernels", "targets": [{"kind": "rocdl", "chip": "gfx942", "dialect":
+/// "rocdl", "attribute": "#rocdl.target<chip = \"gfx942\">"}]}]`. `kind` is
+/// "rocdl" (`#rocdl.target`), "nvvm" (`#nvvm.target`) or "unknown" (any
+/// other target, e.g. SPIR-V's; its `chip` is null); `chip` is the one the
+/// attribute compiles for (MLIR's default where it names none); `dialect`
+/// is the attribute's dialect; `attribute` is the attribute as MLIR prints
+/// it, for messages. A gpu.module without targets has an empty list. A
+/// frontend checks that no gpu.module targets another chip than the one it
+/// compiles for. Fails, printing nothing, when `op` is null.
+MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintGPUTargets(
     MlirOperation op, MlirStringCallback callback, void *userData);
 
 #ifdef __cplusplus

@@ -20,9 +20,11 @@ from . import _discovery
 #: and flyhoistPrintCompileFingerprint, which code-object keys need; 1.5
 #: flyhoistContextSetPrintOpOnDiagnostic, so diagnostics read as data; 1.6
 #: flyhoistPrintSpecParams and flyhoistPrintTraceSignature, so inference
-#: reads templates and traces as data, not their printed text).
+#: reads templates and traces as data, not their printed text; 1.7
+#: flyhoistPrintGPUTargets, so the chip check reads a gpu.module's targets
+#: as data).
 API_MAJOR = 1
-API_MINOR = 6
+API_MINOR = 7
 
 
 def _handle(name):
@@ -110,6 +112,7 @@ _SIGNATURES = {
     'flyhoistPrintSpecParams': (_R, [MlirOperation, MlirStringCallback, _V]),
     'flyhoistPrintTraceSignature': (_R, [MlirOperation, MlirStringCallback,
                                          _V]),
+    'flyhoistPrintGPUTargets': (_R, [MlirOperation, MlirStringCallback, _V]),
     # registration
     'mlirDialectRegistryCreate': (MlirDialectRegistry, []),
     'mlirDialectRegistryDestroy': (None, [MlirDialectRegistry]),
@@ -147,7 +150,6 @@ _SIGNATURES = {
     'mlirBlockGetFirstOperation': (MlirOperation, [MlirBlock]),
     'mlirIdentifierStr': (_S, [MlirIdentifier]),
     # attributes
-    'mlirAttributePrint': (None, [MlirAttribute, MlirStringCallback, _V]),
     'mlirAttributeIsAArray': (_B, [MlirAttribute]),
     'mlirArrayAttrGetNumElements': (_IP, [MlirAttribute]),
     'mlirArrayAttrGetElement': (MlirAttribute, [MlirAttribute, _IP]),

@@ -313,6 +313,17 @@ class Module:
             self.lib.flyhoistPrintTraceSignature(self.op, out.callback, None)
         return out.text()
 
+    def gpu_targets(self) -> list[dict]:
+        """The targets of each gpu.module, in IR order, as the library reads
+        the attributes: dicts of symbol and targets, each target a dict of
+        kind ('rocdl', 'nvvm' or 'unknown'), chip (None for an unknown
+        kind), dialect and attribute (as MLIR prints it)
+        (flyhoistPrintGPUTargets)."""
+        out = _Collector()
+        with self.context.lock:
+            self.lib.flyhoistPrintGPUTargets(self.op, out.callback, None)
+        return json.loads(out.bytes())
+
     def gpu_modules(self) -> dict:
         """{symbol: MlirOperation} of the gpu.module ops, in module order."""
         return {self._symbol(op): op for op in self._walk()

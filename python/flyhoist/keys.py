@@ -31,17 +31,15 @@ and return the module's (a gfx90a object under a gfx942 key).
 
 import hashlib
 import json
-import re
 
 from .ir import CompileError, _Collector
 
 #: Changes when the key's inputs change: old entries are then never read.
 KEY_SCHEMA = 2
 
-# What each pipeline attaches, and the chip a target without one means
-# (MLIR's defaults for #rocdl.target and #nvvm.target).
-_TARGET_DIALECTS = {'amdgpu': ('rocdl', 'gfx900'), 'nvvm': ('nvvm', 'sm_50')}
-_CHIP = re.compile(r'\bchip\s*=\s*"([^"]*)"')
+# The kind of target each pipeline attaches (flyhoistPrintGPUTargets'
+# `kind`).
+_TARGET_KINDS = {'amdgpu': 'rocdl', 'nvvm': 'nvvm'}
 
 
 class ObjectKey(str):
@@ -69,55 +67,23 @@ def compile_fingerprint(module):
     return out.text()
 
 
-def _attribute_text(lib, attribute):
-    out = _Collector()
-    lib.mlirAttributePrint(attribute, out.callback, None)
-    return out.text()
-
-
-def module_targets(module):
-    """{gpu.module symbol: [target attribute, as MLIR prints it]} of the
-    gpu.modules that carry a `targets` attribute."""
-    lib = module.lib
-    found = {}
-    with module.context.lock:
-        for symbol, op in module.gpu_modules().items():
-            targets = lib.mlirOperationGetAttributeByName(
-                op, _capi_ref('targets'))
-            if not targets.ptr:
-                continue
-            if not lib.mlirAttributeIsAArray(targets):
-                found[symbol] = [_attribute_text(lib, targets)]
-                continue
-            found[symbol] = [
-                _attribute_text(lib, lib.mlirArrayAttrGetElement(targets, i))
-                for i in range(lib.mlirArrayAttrGetNumElements(targets))]
-    return found
-
-
-def _capi_ref(text):
-    from . import _capi
-    return _capi.MlirStringRef.of(text)
-
-
 def check_targets(module, target):
     """Raises CompileError when a gpu.module of `module` carries a target
     that is not `target`'s kind and chip: its code would be for that chip,
-    under a key that says `target.chip`."""
-    dialect, default_chip = _TARGET_DIALECTS[target.kind]
-    for symbol, attributes in module_targets(module).items():
-        for text in attributes:
-            match = _CHIP.search(text)
-            chip = match[1] if match else default_chip
-            if text.startswith(f'#{dialect}.target') and \
-                    chip == target.chip:
+    under a key that says `target.chip`. The targets are read as the
+    library reads the attributes (Module.gpu_targets)."""
+    kind = _TARGET_KINDS[target.kind]
+    for gpu_module in module.gpu_targets():
+        for found in gpu_module['targets']:
+            if found['kind'] == kind and found['chip'] == target.chip:
                 continue
             raise CompileError(
-                f'gpu.module @{symbol} carries the target {text}, but code '
-                f'objects for {target.chip} were asked for ({target!r}): '
-                f'the compile would make code for the module\'s own target '
-                f'and pass it off as {target.chip} code. Remove its '
-                f'`targets` attribute, or ask for a Target of that chip')
+                f'gpu.module @{gpu_module["symbol"]} carries the target '
+                f'{found["attribute"]}, but code objects for {target.chip} '
+                f'were asked for ({target!r}): the compile would make code '
+                f'for the module\'s own target and pass it off as '
+                f'{target.chip} code. Remove its `targets` attribute, or ask '
+                f'for a Target of that chip')
 
 
 def device_symbols(module):

@@ -848,13 +848,59 @@ static void testInference(void) {
   mlirContextDestroy(context);
 }
 
+/* A module's gpu.module targets as data (1.7): the chip each target
+ * compiles for, read from the attributes, so that a host checks it without
+ * reading the printed attribute. */
+static void testGPUTargets(void) {
+  MlirContext context = createFrontendContext();
+  MlirOperation module = mlirOperationCreateParse(
+      context,
+      mlirStringRefCreateFromCString(
+          "module attributes {gpu.container_module} {\n"
+          "  gpu.module @amd [#rocdl.target<chip = \"gfx90a\">, "
+          "#rocdl.target] {\n  }\n"
+          "  gpu.module @nv [#nvvm.target<chip = \"sm_90\", O = 3>] {\n"
+          "  }\n"
+          "  gpu.module @spirv [#spirv.target_env<#spirv.vce<v1.0, [Shader],"
+          " []>, #spirv.resource_limits<>>] {\n  }\n"
+          "  gpu.module @plain {\n  }\n"
+          "  func.func @host() {\n    return\n  }\n"
+          "}\n"),
+      mlirStringRefCreateFromCString("targets.mlir"));
+  check(!mlirOperationIsNull(module), "the targeted module parses");
+  Text json = {NULL, 0};
+  check(mlirLogicalResultIsSuccess(
+            flyhoistPrintGPUTargets(module, appendToText, &json)),
+        "the targets are printed");
+  printf("targets: %s\n", textOf(&json));
+  clearText(&json);
+  /* A module without gpu.modules: an empty list. */
+  MlirOperation host = mlirOperationCreateParse(
+      context, mlirStringRefCreateFromCString("module {\n}\n"),
+      mlirStringRefCreateFromCString("host.mlir"));
+  check(mlirLogicalResultIsSuccess(
+            flyhoistPrintGPUTargets(host, appendToText, &json)),
+        "a module without gpu.modules succeeds");
+  printf("no gpu.module: %s\n", textOf(&json));
+  clearText(&json);
+  MlirOperation null = {NULL};
+  check(mlirLogicalResultIsFailure(
+            flyhoistPrintGPUTargets(null, appendToText, &json)) &&
+            json.size == 0,
+        "a null operation fails, printing nothing");
+  dumpDiagnostics("target errors");
+  mlirOperationDestroy(host);
+  mlirOperationDestroy(module);
+  mlirContextDestroy(context);
+}
+
 int main(int argc, char **argv) {
   int manifestMode = argc == 6 && !strcmp(argv[1], "manifest");
   if (!manifestMode &&
       (argc != 2 || (strcmp(argv[1], "ok") && strcmp(argv[1], "errors") &&
-                     strcmp(argv[1], "infer")))) {
+                     strcmp(argv[1], "infer") && strcmp(argv[1], "targets")))) {
     fprintf(stderr,
-            "usage: %s ok|errors|infer\n"
+            "usage: %s ok|errors|infer|targets\n"
             "       %s manifest INPUT OPTIONS FUNCTION.json PIPELINE.json\n",
             argv[0], argv[0]);
     return 2;
@@ -869,6 +915,8 @@ int main(int argc, char **argv) {
     testSuccess();
   else if (!strcmp(argv[1], "infer"))
     testInference();
+  else if (!strcmp(argv[1], "targets"))
+    testGPUTargets();
   else
     testErrors();
   clearText(&diagnostics);
