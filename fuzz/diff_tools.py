@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import exits
 import lowering
 
 
@@ -42,7 +43,7 @@ class Failure(Exception):
 
 def run(cmd, text, timeout=120):
     proc = subprocess.run(cmd, input=text, capture_output=True, text=True,
-                          timeout=timeout)
+                          timeout=timeout, env=exits.ENV)
     return proc.returncode, proc.stdout, proc.stderr
 
 

@@ -39,8 +39,9 @@ object (fuzz/lowering.py: flyhoist-amdgpu-pipeline for gfx942 and
 flyhoist-nvvm-pipeline) wherever its materialized form does.
 
 `--classes N` runs, instead, N inputs of each defect class of
-gen_classes.py (issue 26) through its oracles: crash, invalid IR (an op
-verifier's error, or output that does not parse again), wrong result (host
+gen_classes.py (issue 26) through its oracles: crash (fly-opt killed by a
+signal: fuzz/exits.py), invalid IR (the pass run without verification, its
+output then parsed and verified again), wrong result (host
 programs, mlir-runner at -O0 and -O3, specialized against hoisted), no
 longer lowers, missed keep (a parameter the generator gave a blocking role
 or an immediate role, hoisted), a valid input rejected, a record naming the

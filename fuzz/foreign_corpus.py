@@ -17,8 +17,8 @@ every option set of OPTION_SETS:
    --seed), so that parameters and constants of the same values meet in
    the same ops; and every constant named by its value and type, so that
    one name is a parameter of many functions and uses. The pass must not
-   crash, must exit 0 with a module that reads back and verifies, or 1
-   with a located error.
+   crash (be killed by a signal, fuzz/exits.py), must exit 0 with a module
+   that reads back and verifies, or 1 with its diagnostic printed.
 
 With --upstream-lowerings each piece is first also lowered by a few upstream
 MLIR pipelines (mlir-opt; canonicalize+cse, affine/scf to cf, gpu kernel
@@ -39,6 +39,8 @@ import re
 import subprocess
 import sys
 import threading
+
+import exits
 
 OPTION_SETS = [
     '',
@@ -64,15 +66,12 @@ CONSTANT = re.compile(
     r'^(\s*%[\w.$#-]+ = )arith\.constant (-?\d+) : (i\d+|index)\s*$', re.M)
 FUNC = re.compile(r'^(\s*func\.func (?:private |public |nested )?@[\w.$-]+\(.*\))'
                   r'( attributes \{)?(.*)\{\s*$', re.M)
-CRASH_MARKS = ('PLEASE submit a bug report', 'LLVM ERROR', 'Assertion',
-               'Stack dump', 'AddressSanitizer', 'UndefinedBehaviorSanitizer',
-               'runtime error:')
 
 
 def run(cmd, text, timeout=120):
     try:
         done = subprocess.run(cmd, input=text, capture_output=True, text=True,
-                              timeout=timeout)
+                              timeout=timeout, env=exits.ENV)
         return done.returncode, done.stdout, done.stderr
     except subprocess.TimeoutExpired:
         return 'timeout', '', ''
@@ -128,10 +127,10 @@ class Checker:
             self.problems.append(f'problem: {where}: {what}'
                                  + (f'\n{detail[-2000:]}' if detail else ''))
 
-    def crashed(self, rc, err):
-        return rc == 'timeout' or (isinstance(rc, int) and
-                                   (rc < 0 or rc > 1)) or \
-            any(mark in err for mark in CRASH_MARKS)
+    def crashed(self, rc):
+        """A run past the timeout, or an exit status fly-opt does not give
+        (fuzz/exits.py: a signal; a sanitizer's report aborts)."""
+        return rc == 'timeout' or exits.crashed(rc)
 
     def check_module(self, where, text, expect_noop):
         """Every option set on one module (custom form, as fly-opt prints)."""
@@ -144,14 +143,16 @@ class Checker:
             rc, out, err = run([self.fly_opt, '-', flag,
                                 '-mlir-print-op-on-diagnostic=false'], text)
             label = f'{where} [{options or "defaults"}]'
-            if self.crashed(rc, err):
+            if self.crashed(rc):
                 self.problem(label, f'crash (exit {rc})', err)
                 continue
-            if rc == 1:
+            if exits.failed(rc):
+                # Exit 1 is a failure fly-opt reported as a diagnostic; one
+                # that printed nothing at all reported none.
                 if expect_noop:
                     self.problem(label, 'failed on a module without spec.param', err)
-                elif 'error:' not in err:
-                    self.problem(label, 'failed without an error', err)
+                elif not err.strip():
+                    self.problem(label, 'failed without a diagnostic', err)
                 continue
             if expect_noop and out != text:
                 self.problem(label, 'changed a module without spec.param')

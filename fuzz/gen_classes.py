@@ -9,8 +9,8 @@ planted it: the parameters that must stay specialized (a bound, an
 immediate, a size whose stride is compared ...), whether a located error is
 an acceptable answer, how to run the program (host kernels), and the
 invariants of the output a checker must see. fuzz/differential.py
-(`--classes N`) runs the oracles over them: crash, invalid IR (the pass's
-verifier, and the printed output parsed again), missed keep, output that no
+(`--classes N`) runs the oracles over them: crash, invalid IR (the printed
+output parsed and verified again), missed keep, output that no
 longer lowers to a code object (gfx942) while the materialized one does,
 and a different printed result (mlir-runner, -O0 and -O3) for host kernels.
 

@@ -60,8 +60,8 @@ COUNTS = ["mutants", "discarded", "identical", "rejected", "accepted",
 class Form:
     """A kernel's template in one form and what checking a trace needs."""
 
-    def __init__(self, tools, kernel, form, traces):
-        self.tools, self.kernel, self.form = tools, kernel, form
+    def __init__(self, tools, keys, kernel, form, traces):
+        self.tools, self.keys, self.kernel, self.form = tools, keys, kernel, form
         with tempfile.TemporaryDirectory() as folder:
             path = os.path.join(folder, "trace-1.mlir")
             with open(path, "w") as f:
@@ -91,8 +91,11 @@ class Form:
         return "module {\n%s\n%s\n}\n" % (self.template, trace)
 
     def equals_value(self, trace):
-        found = re.search(r'spec\.param "\w+" = (-?\d+) equals', trace)
-        return int(found.group(1)) if found else 1
+        """The value of the trace's first `equals` parameter, as the library
+        reads it (the harness gives every one that value); 1 when it has
+        none."""
+        return next((p["value"] for p in self.keys.spec_params(trace)
+                     if p["equals"]), 1)
 
     def outputs(self, trace, matched):
         """{level: (specialized output, launched output)}, or None when the
@@ -219,7 +222,7 @@ def test_kernel(tools, keys, seed, per_level, known):
     escapes = []
     for form in ("arith", "llvm"):
         traces = [trace_text(tools, kernel, v, form) for v in values]
-        shape = Form(tools, kernel, form, traces)
+        shape = Form(tools, keys, kernel, form, traces)
         shape.known = known
         gpu = gpu_form(traces[2])
         info = {"trace": traces[2], "gpu": gpu,
@@ -316,7 +319,8 @@ def main():
         os.path.dirname(os.path.abspath(__file__))), "python"),
         help="folder holding the flyhoist package")
     parser.add_argument("--no-keys", action="store_true",
-                        help="skip the code-object key check")
+                        help="skip the code-object key check (the package "
+                        "still reads the traces' spec.params)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kernels", type=int, default=4)
     parser.add_argument("--per-level", type=int, default=0,

@@ -34,15 +34,15 @@ class Tools(differential.Tools):
 
 
 class Keys:
-    """Code-object keys through python/flyhoist, as KernelCache forms them
-    for one target (gfx942): keys.object_key where the package has it,
-    else (the package before keys.py) the gpu.module fingerprints."""
+    """What jit_differential.py reads through python/flyhoist: a trace's
+    spec.params as the library reads them (Module.spec_params, C API 1.6),
+    and code-object keys as KernelCache forms them for one target (gfx942):
+    keys.object_key where the package has it, else (the package before
+    keys.py) the gpu.module fingerprints; none with --no-keys."""
 
     def __init__(self, args):
         self.lock = threading.Lock()
-        self.context = None
-        if args.no_keys:
-            return
+        self.compute = None
         if args.capi_lib:
             os.environ["FLYHOIST_CAPI_LIB"] = args.capi_lib
         sys.path.insert(0, args.python_path)
@@ -51,7 +51,14 @@ class Keys:
             self.context = ir.Context()
         except (ImportError, RuntimeError, OSError) as error:
             sys.exit("jit_differential.py: no flyhoist package for the "
-                     "code-object keys (%s); --no-keys skips them" % error)
+                     "traces' spec.params and the code-object keys (%s)"
+                     % error)
+        if not hasattr(ir.Module, "spec_params"):
+            sys.exit("jit_differential.py: the flyhoist package at %s has no "
+                     "Module.spec_params (C API 1.6), which reads a trace's "
+                     "equals values" % args.python_path)
+        if args.no_keys:
+            return
         self.compute = lambda m: tuple(sorted(m.fingerprints().items()))
         try:
             from flyhoist import keys
@@ -61,10 +68,17 @@ class Keys:
         self.compute = lambda m: str(
             keys.object_key(m, target, m.fingerprints())[1])
 
+    def spec_params(self, text):
+        """The spec.params of the module `text`, in IR order, as the library
+        reads them (dicts of name, value, type, equals, location)."""
+        with self.lock:
+            with self.context.parse(text, "trace") as module:
+                return module.spec_params()
+
     def key(self, text):
         """The key of `text`'s objects; None where there is none (the
         library does not parse it, or refuses to key it: a miss)."""
-        if self.context is None:
+        if self.compute is None:
             return None
         with self.lock:
             try:

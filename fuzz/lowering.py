@@ -48,6 +48,8 @@ import sys
 import tempfile
 import time
 
+import exits
+
 AMDGPU = "flyhoist-amdgpu-pipeline{chip=%s}"
 NVVM = "flyhoist-nvvm-pipeline{chip=sm_90 format=isa}"
 HOIST = "--hoist-stride-specialization=remarks=false"
@@ -58,7 +60,7 @@ SPLIT_RE = re.compile(r"^// -----\s*$", re.M)
 def run(cmd, text, timeout=300):
     try:
         proc = subprocess.run(cmd, input=text, capture_output=True, text=True,
-                              timeout=timeout)
+                              timeout=timeout, env=exits.ENV)
     except subprocess.TimeoutExpired:
         return -1, "", "timed out after %d s" % timeout
     return proc.returncode, proc.stdout, proc.stderr
@@ -172,7 +174,7 @@ def check_piece(fly_opt, text, hoisted=None, name="", assembled=None):
     if hoisted is None:
         rc, hoisted, err = run([fly_opt, HOIST], text)
         if rc != 0:
-            if rc < 0 or "Stack dump" in err:
+            if exits.crashed(rc):
                 return "failed", [("pass", "hoisting crashed", err)]
             return "skipped: the pass rejects it", []
     lowered, failed, unlowerable = [], [], []
