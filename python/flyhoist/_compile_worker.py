@@ -8,7 +8,10 @@ process started with exec (`python -c` running main() below, never a fork
 of this process, which may have threads), over the same library
 (FLYHOIST_CAPI_LIB) and the same pipeline text, that lives across compiles.
 
-The protocol, over the worker's stdin and stdout: frames of an 8-byte
+The protocol, over the worker's stdin and a pipe of its own for the replies
+(its file descriptor in FLYHOIST_WORKER_REPLIES; the worker's stdout goes
+where its stderr goes, so that whatever writes to file descriptor 1, a
+library's print, cannot corrupt a reply): frames of an 8-byte
 big-endian length and the bytes. The worker says {"ready": true} once it has
 loaded the library; a request is a frame of JSON {"source", "pipeline"} and
 a frame holding the module as MLIR bytecode, which keeps every location, so
@@ -107,16 +110,23 @@ class Worker:
         env = dict(os.environ, FLYHOIST_CAPI_LIB=library,
                    PYTHONPATH=_PACKAGE_ROOT + (os.pathsep + path
                                                if path else ''))
+        replies, child_end = os.pipe()
+        env['FLYHOIST_WORKER_REPLIES'] = str(child_end)
         try:
             self.process = subprocess.Popen(
                 [sys.executable, '-c', _WORKER_MAIN],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=self.stderr, env=env, close_fds=True)
+                stdin=subprocess.PIPE, stdout=self.stderr,
+                stderr=self.stderr, env=env, close_fds=True,
+                pass_fds=(child_end,))
         except OSError as error:
+            os.close(replies)
             self.stderr.close()
             raise WorkerUnavailable(f'{sys.executable}: {error}') from None
+        finally:
+            os.close(child_end)
+        self.replies = os.fdopen(replies, 'rb')
         self.pid = self.process.pid
-        ready = _read_frame(self.process.stdout)
+        ready = _read_frame(self.replies)
         if ready is None:
             status = self.process.wait()
             printed = self._printed(0).strip()
@@ -141,7 +151,7 @@ class Worker:
             _write_frame(self.process.stdin, request)
             _write_frame(self.process.stdin, module)
             self.process.stdin.flush()
-            reply = _read_frame(self.process.stdout)
+            reply = _read_frame(self.replies)
         except (BrokenPipeError, ConnectionResetError):
             reply = None
         if reply is None:
@@ -149,7 +159,7 @@ class Worker:
         reply = json.loads(reply)
         objects = {}
         for symbol in reply.get('symbols', ()):
-            data = _read_frame(self.process.stdout)
+            data = _read_frame(self.replies)
             if data is None:
                 raise _Died(self.process.wait(), self._printed(start))
             objects[symbol] = data
@@ -176,7 +186,7 @@ class Worker:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-        self.process.stdout.close()
+        self.replies.close()
         self.stderr.close()
 
 
@@ -315,10 +325,8 @@ def main():
     # Ctrl-C in a terminal reaches the whole process group: the caller
     # decides what it interrupts; a worker dies only with its stdin.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    # The protocol gets stdout to itself: whatever else writes to file
-    # descriptor 1 (a library's print) goes to stderr.
-    replies = os.fdopen(os.dup(1), 'wb')
-    os.dup2(2, 1)
+    # The replies have a pipe of their own (the module's docstring).
+    replies = os.fdopen(int(os.environ['FLYHOIST_WORKER_REPLIES']), 'wb')
     return _serve(sys.stdin.buffer, replies)
 
 
