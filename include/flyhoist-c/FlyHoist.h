@@ -183,8 +183,11 @@ flyhoistParsePassPipeline(MlirOpPassManager passManager, MlirStringRef pipeline,
 /// their own attributes are not compared). When they align, each use in `base`
 /// of an integer constant whose value differs between them takes a
 /// `spec.param`, and a JSON array describing them (`[{"name": "p0", "type":
-/// "index", "values": [512, 256], "location": "k.py:12:5", "uses": 1}]`, values
-/// base first) is passed to `callback`. A parameter whose values equal those of
+/// "index", "values": [512, 256], "location": "k.py:12:5", "uses": 1,
+/// "derived": null}]`, values base first; with three or more traces, a
+/// parameter the kernel computes from another has `"derived": {"root":
+/// "width", "scale": 4, "offset": 0}` and no `spec.param`) is passed to
+/// `callback`. A parameter whose values equal those of
 /// one of the frontend's `numNames` values is named after it: `names[i]` with
 /// `values[i * (1 + numOthers) + t]` its value in trace t (base first);
 /// others are named "p0", "p1", ... When the traces do not align (another

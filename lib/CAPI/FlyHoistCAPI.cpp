@@ -277,23 +277,8 @@ flyhoistInferSpecParams(MlirOperation base, intptr_t numOthers,
       inferSpecParams(unwrap(base), otherOps, frontend);
   if (failed(params))
     return mlirLogicalResultFailure();
-  llvm::json::Array array;
-  for (const InferredParam &param : *params) {
-    std::string type;
-    llvm::raw_string_ostream os(type);
-    param.type.print(os);
-    llvm::json::Array list;
-    for (int64_t v : param.values)
-      list.push_back(v);
-    array.push_back(
-        llvm::json::Object{{"name", param.name},
-                           {"type", type},
-                           {"values", std::move(list)},
-                           {"location", spec::describeLocation(param.location)},
-                           {"uses", static_cast<int64_t>(param.numUses)}});
-  }
   mlir::detail::CallbackOstream stream(callback, userData);
-  stream << llvm::json::Value(std::move(array));
+  stream << llvm::json::Value(renderInferredParamsJSON(*params));
   stream.flush();
   return mlirLogicalResultSuccess();
 }

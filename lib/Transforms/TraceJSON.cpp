@@ -16,6 +16,32 @@
 using namespace mlir;
 using namespace mlir::flyhoist;
 
+llvm::json::Array
+mlir::flyhoist::renderInferredParamsJSON(ArrayRef<InferredParam> params) {
+  llvm::json::Array array;
+  for (const InferredParam &param : params) {
+    std::string type;
+    llvm::raw_string_ostream os(type);
+    param.type.print(os);
+    llvm::json::Array values;
+    for (int64_t v : param.values)
+      values.push_back(v);
+    llvm::json::Value derived = nullptr;
+    if (param.derived)
+      derived = llvm::json::Object{{"root", param.derived->root},
+                                   {"scale", param.derived->scale},
+                                   {"offset", param.derived->offset}};
+    array.push_back(
+        llvm::json::Object{{"name", param.name},
+                           {"type", std::move(type)},
+                           {"values", std::move(values)},
+                           {"location", spec::describeLocation(param.location)},
+                           {"uses", static_cast<int64_t>(param.numUses)},
+                           {"derived", std::move(derived)}});
+  }
+  return array;
+}
+
 void mlir::flyhoist::printMatchedValuesJSON(
     llvm::raw_ostream &os, ArrayRef<std::pair<std::string, int64_t>> values) {
   // Written by hand: json::Object would sort its keys, and the order of

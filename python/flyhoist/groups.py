@@ -240,22 +240,16 @@ def derive(samples, names, frontend):
     return derived
 
 
-def computed_in_kernel(inferred, present):
+def computed_in_kernel(inferred):
     """(kept, computed): the parameters of `inferred` (infer_spec_params'
-    list) that are spec.params of the template (`present`, its names), and
-    {name: (root, slope, intercept)} for the others, which inference
-    computes from a root in the kernel (three or more traces, an integral
-    affine relation; the launch passes the root alone)."""
-    kept = [p for p in inferred if p['name'] in present]
-    computed = {}
-    for param in inferred:
-        if param['name'] in present:
-            continue
-        for root in kept:
-            fit = affine_fit(zip(root['values'], param['values']))
-            if fit is not None:
-                computed[param['name']] = (root['name'],) + fit
-                break
+    list) that the kernel takes, and {name: (root, scale, offset)} for the
+    ones inference made it compute from a root (`derived` in the library's
+    JSON: three or more traces, an integral affine relation; the launch
+    passes the root alone)."""
+    kept = [p for p in inferred if not p.get('derived')]
+    computed = {p['name']: (p['derived']['root'], p['derived']['scale'],
+                            p['derived']['offset'])
+                for p in inferred if p.get('derived')}
     return kept, computed
 
 

@@ -39,8 +39,7 @@ from .groups import (MAX_PAIRINGS, KernelState, broken_text,
                      computed_in_kernel, derive, derived_text, disagreement,
                      folded_note, kept_text, offset_tails)
 from .ir import HoistError
-from .matching import (TraceMismatch, infer_spec_params, match_spec_params,
-                       template_values)
+from .matching import (TraceMismatch, infer_spec_params, match_spec_params)
 from .persist import Persistence, PersistedTemplates, stable_name
 from .probe import Probing
 from .variant import Variant
@@ -189,8 +188,7 @@ class Inference(Probing, PersistedTemplates):
             return NotInferred(f'not inferred: {mismatch.summary()}' +
                                folded_note(params, group))
         samples_of = inferred
-        inferred, computed = computed_in_kernel(
-            inferred, template_values(base) or {p['name'] for p in inferred})
+        inferred, computed = computed_in_kernel(inferred)
         if not inferred:  # the same trace, up to where constants sit
             base.close()
             if probe:

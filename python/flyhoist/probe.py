@@ -13,7 +13,7 @@ probe_traces=False) turns probes off (docs/DESIGN.md section 10).
 """
 
 from .groups import computed_in_kernel
-from .matching import TraceMismatch, infer_spec_params, template_values
+from .matching import TraceMismatch, infer_spec_params
 
 
 #: Probes for traces that pair with no group that may serve nothing in a
@@ -126,8 +126,7 @@ class Probing:
             self._note(f'probe of {self._name(kernel)} at {shown(moved)} does '
                        f'not align: {mismatch.summary()}')
             return None
-        kept, computed = computed_in_kernel(
-            inferred, template_values(base) or {p['name'] for p in inferred})
+        kept, computed = computed_in_kernel(inferred)
         if len(kept) >= count:
             base.close()
             return None

@@ -185,5 +185,13 @@ with Context() as context:
     except TraceMismatch as error:
         say('mismatch:', error.summary())
     # CHECK-NEXT: mismatch: trace does not match the template: 'gpu.return' vs 'arith.addi' at a.mlir:14:7 (d.mlir:14:12 in the other trace)
-    for m in (a, b, c, d):
+    # From three traces the library says which parameter the kernel
+    # computes, and from what (`derived`; null for one it takes).
+    e = context.parse(kernel_text(128), 'e.mlir')
+    params = infer_spec_params(e, [b, c], [('width', [128, 64, 32])])
+    say([(p['name'], p['derived']) for p in params])
+    # CHECK-NEXT: [('width', None), ('p0', {'offset': 0, 'root': 'width', 'scale': 4})]
+    say(sorted(p['name'] for p in e.spec_params()))
+    # CHECK-NEXT: ['width', 'width']
+    for m in (a, b, c, d, e):
         m.close()

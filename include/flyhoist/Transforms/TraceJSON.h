@@ -1,10 +1,10 @@
-//===- TraceJSON.h - What the library says about traces, as JSON -*- C++
-//-*-===//
+//===- TraceJSON.h - The library on traces, as JSON ------------*- C++ -*-===//
 //
 // One writer for each JSON form the library gives about traces, shared by
 // the C API (include/flyhoist-c/FlyHoist.h) and the passes that write files:
-// a match's values and mismatch (flyhoistMatchSpecParams, match-spec-params'
-// `values-file`), a module's `spec.param`s (flyhoistModuleGetSpecParams) and
+// the parameters inference made (flyhoistInferSpecParams), a match's values
+// and mismatch (flyhoistMatchSpecParams, match-spec-params' `values-file`),
+// a module's `spec.param`s (flyhoistPrintSpecParams) and
 // a trace's structure (flyhoistPrintTraceSignature). A frontend or a checker
 // reads these instead of the printed IR or a remark's wording.
 //
@@ -22,6 +22,13 @@
 #include <utility>
 
 namespace mlir::flyhoist {
+
+/// `params`, what inferSpecParams made, as a JSON array of `{"name",
+/// "type", "values", "location", "uses", "derived"}`: `values` base first;
+/// `derived` is null for a parameter the kernel takes, and `{"root",
+/// "scale", "offset"}` for one it computes from its root (`scale * root +
+/// offset`, no `spec.param` of its name: the launch passes the root).
+llvm::json::Array renderInferredParamsJSON(ArrayRef<InferredParam> params);
 
 /// Prints `values`, what matchSpecParams found, as one JSON object in their
 /// order (first use, not sorted by name): `{"p0": 128, "width": 32}`.
