@@ -51,7 +51,7 @@ extern "C" {
 /// compatible; a newer minor version only adds functions.
 #define FLYHOIST_CAPI_VERSION_MAJOR 1
 /// Minor version of this API.
-#define FLYHOIST_CAPI_VERSION_MINOR 7
+#define FLYHOIST_CAPI_VERSION_MINOR 8
 
 /// Returns the API version of the loaded library as (major << 16) | minor,
 /// for hosts that load it dynamically (ctypes) and check the major version.
@@ -243,6 +243,35 @@ MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintTraceSignature(
 /// compiles for. Fails, printing nothing, when `op` is null.
 MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintGPUTargets(
     MlirOperation op, MlirStringCallback callback, void *userData);
+
+/// Since 1.8: parses `options` as hoist-stride-specialization does (every
+/// check of the pass) and passes them to `callback` as one JSON object:
+/// `{"values": {"materialize-kept": true, "divisibility": 0,
+/// "address-operands": [], "manifest": "", ...}, "explicit":
+/// ["hoist-immediate-offsets"]}`. `values` has every option of the pass
+/// with its typed value (a bool, an integer, a string or a list of
+/// strings), its default where `options` does not set it; `explicit` the
+/// names `options` sets, whatever their value, in the pass's order. A host
+/// asks what a string sets instead of matching its text. On invalid options
+/// it fails, printing nothing, with the error flyhoistHoistStrideSpecialization
+/// would emit ("invalid options for hoist-stride-specialization: '...'", one
+/// note per reason), here at an unknown location in `context`. Fails,
+/// emitting nothing, when `context` is null.
+MLIR_CAPI_EXPORTED MlirLogicalResult
+flyhoistPrintHoistOptions(MlirContext context, MlirStringRef options,
+                          MlirStringCallback callback, void *userData);
+
+/// Since 1.8: the same for the options of `pipeline`,
+/// "flyhoist-amdgpu-pipeline" or "flyhoist-nvvm-pipeline" (chip, format, O,
+/// use-bare-ptr-memref-call-conv, ...), with every check the pipeline makes
+/// before it is built, the chip's included: `{"values": {"chip": "gfx942",
+/// "O": 3, "use-bare-ptr-memref-call-conv": false, ...}, "explicit":
+/// ["chip"]}`. Invalid options, or another pipeline name, fail with one
+/// error "invalid options for <pipeline>: '...'" in `context`, one note per
+/// reason.
+MLIR_CAPI_EXPORTED MlirLogicalResult flyhoistPrintPipelineOptions(
+    MlirContext context, MlirStringRef pipeline, MlirStringRef options,
+    MlirStringCallback callback, void *userData);
 
 #ifdef __cplusplus
 }

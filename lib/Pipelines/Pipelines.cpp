@@ -273,9 +273,34 @@ LogicalResult mlir::flyhoist::verifyChip(
                       "'; LLVM " LLVM_VERSION_STRING " knows: " + list);
 }
 
-/// Registers a pipeline whose options are checked before it is built: the
-/// option parser's own checks, then the chip. PassPipelineRegistration has
-/// no way to fail after parsing.
+/// Parses `text` into `options` with every check a pipeline makes before it
+/// is built: the typed values first (LLVM's parsers would report a bad one
+/// on stderr only, flyhoist/Transforms/OptionValues.h), then the option
+/// parser's own checks, then the chip.
+template <typename Options>
+static LogicalResult
+parseCheckedOptions(Options &options, StringRef kind, StringRef text,
+                    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  auto kindOf = [](StringRef key) -> std::optional<OptionKind> {
+    if (key == "O")
+      return OptionKind::Unsigned32;
+    if (key == "use-bare-ptr-memref-call-conv")
+      return OptionKind::Bool;
+    return std::nullopt;
+  };
+  if (failed(checkOptionString(text, kindOf, errorHandler)))
+    return failure();
+  std::string errors;
+  llvm::raw_string_ostream stream(errors);
+  if (failed(options.parseFromString(text, stream))) {
+    StringRef message = StringRef(errors).trim();
+    return message.empty() ? failure() : errorHandler(message);
+  }
+  return verifyChip(kind, options.chip, errorHandler);
+}
+
+/// Registers a pipeline whose options are checked before it is built.
+/// PassPipelineRegistration has no way to fail after parsing.
 template <typename Options>
 static void registerCheckedPipeline(StringRef argument, StringRef description,
                                     StringRef kind,
@@ -285,25 +310,8 @@ static void registerCheckedPipeline(StringRef argument, StringRef description,
       argument, description,
       [kind, build](OpPassManager &pm, StringRef text,
                     function_ref<LogicalResult(const Twine &)> errorHandler) {
-        // The typed values first: LLVM's parsers would report a bad one on
-        // stderr only (flyhoist/Transforms/OptionValues.h).
-        auto kindOf = [](StringRef key) -> std::optional<OptionKind> {
-          if (key == "O")
-            return OptionKind::Unsigned32;
-          if (key == "use-bare-ptr-memref-call-conv")
-            return OptionKind::Bool;
-          return std::nullopt;
-        };
-        if (failed(checkOptionString(text, kindOf, errorHandler)))
-          return failure();
         Options options;
-        std::string errors;
-        llvm::raw_string_ostream stream(errors);
-        if (failed(options.parseFromString(text, stream))) {
-          StringRef message = StringRef(errors).trim();
-          return message.empty() ? failure() : errorHandler(message);
-        }
-        if (failed(verifyChip(kind, options.chip, errorHandler)))
+        if (failed(parseCheckedOptions(options, kind, text, errorHandler)))
           return failure();
         build(pm, options);
         return success();
@@ -311,6 +319,57 @@ static void registerCheckedPipeline(StringRef argument, StringRef description,
       [](function_ref<void(const detail::PassOptions &)> handler) {
         handler(Options());
       });
+}
+
+namespace {
+/// The {"values", "explicit"} object describePipelineOptions returns.
+struct OptionsJSON {
+  llvm::json::Object values;
+  llvm::json::Array explicitNames;
+
+  template <typename OptionT>
+  void add(const OptionT &option, llvm::json::Value value) {
+    values[option.getArgStr().str()] = std::move(value);
+    // hasValue(): set by the parser, not by the default.
+    if (option.hasValue())
+      explicitNames.push_back(option.getArgStr().str());
+  }
+  llvm::json::Object take() {
+    return llvm::json::Object{{"values", std::move(values)},
+                              {"explicit", std::move(explicitNames)}};
+  }
+};
+} // namespace
+
+FailureOr<llvm::json::Object> mlir::flyhoist::describePipelineOptions(
+    StringRef pipeline, StringRef text,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  OptionsJSON json;
+  if (pipeline == "flyhoist-amdgpu-pipeline") {
+    AMDGPUPipelineOptions options;
+    if (failed(parseCheckedOptions(options, "amdgpu", text, errorHandler)))
+      return failure();
+    json.add(options.chip, options.chip.getValue());
+    json.add(options.format, options.format.getValue());
+    json.add(options.toolkit, options.toolkit.getValue());
+    json.add(options.optLevel, options.optLevel.getValue());
+    json.add(options.useBarePtrCallConv, options.useBarePtrCallConv.getValue());
+    return json.take();
+  }
+  if (pipeline == "flyhoist-nvvm-pipeline") {
+    NVVMPipelineOptions options;
+    if (failed(parseCheckedOptions(options, "nvvm", text, errorHandler)))
+      return failure();
+    json.add(options.chip, options.chip.getValue());
+    json.add(options.format, options.format.getValue());
+    json.add(options.features, options.features.getValue());
+    json.add(options.optLevel, options.optLevel.getValue());
+    json.add(options.useBarePtrCallConv, options.useBarePtrCallConv.getValue());
+    return json.take();
+  }
+  (void)errorHandler("unknown pipeline '" + pipeline +
+                     "'; flyhoist-amdgpu-pipeline or flyhoist-nvvm-pipeline");
+  return failure();
 }
 
 void mlir::flyhoist::registerFlyHoistPipelines() {

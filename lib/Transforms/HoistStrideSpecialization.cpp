@@ -165,6 +165,36 @@ struct HoistStrideSpecializationPass
     return success();
   }
 
+  /// Every option as data: {"values": {name: typed value}, "explicit":
+  /// [names the parsed string set]}. The structured binding guards this as
+  /// it guards getHoistOptions: a new option stops the build here.
+  llvm::json::Object describeOptions() const {
+    HoistOptions typed = getHoistOptions();
+    auto &[materializeKeptValue, emitRemarksValue, hoistIntoHostValue,
+           divisibilityValue, narrowRangeValue, hoistImmediateOffsetsValue,
+           addressOperandsValue, passThroughOperandsValue, manifestPathValue] =
+        typed;
+    llvm::json::Object values;
+    llvm::json::Array explicitNames;
+    auto add = [&](const auto &option, llvm::json::Value value) {
+      values[option.getArgStr().str()] = std::move(value);
+      // hasValue(): set by the parser (or an assignment), not by the default.
+      if (option.hasValue())
+        explicitNames.push_back(option.getArgStr().str());
+    };
+    add(materializeKept, materializeKeptValue);
+    add(emitRemarks, emitRemarksValue);
+    add(hoistIntoHost, hoistIntoHostValue);
+    add(divisibility, divisibilityValue);
+    add(narrowRange, narrowRangeValue);
+    add(hoistImmediateOffsets, hoistImmediateOffsetsValue);
+    add(addressOperands, llvm::json::Array(addressOperandsValue));
+    add(passThroughOperands, llvm::json::Array(passThroughOperandsValue));
+    add(manifestPath, manifestPathValue);
+    return llvm::json::Object{{"values", std::move(values)},
+                              {"explicit", std::move(explicitNames)}};
+  }
+
   void getDependentDialects(DialectRegistry &registry) const override {
     Base::getDependentDialects(registry);
     // The analysis reads upstream ops through these models.
@@ -186,3 +216,14 @@ struct HoistStrideSpecializationPass
   }
 };
 } // namespace
+
+FailureOr<llvm::json::Object> mlir::flyhoist::describeHoistOptions(
+    StringRef options,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  // The pass parses its own options, with every check fly-opt's and the C
+  // API's parsers run (initializeOptions).
+  HoistStrideSpecializationPass pass;
+  if (failed(pass.initializeOptions(options, errorHandler)))
+    return failure();
+  return pass.describeOptions();
+}

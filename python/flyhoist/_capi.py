@@ -22,9 +22,10 @@ from . import _discovery
 #: flyhoistPrintSpecParams and flyhoistPrintTraceSignature, so inference
 #: reads templates and traces as data, not their printed text; 1.7
 #: flyhoistPrintGPUTargets, so the chip check reads a gpu.module's targets
-#: as data).
+#: as data; 1.8 flyhoistPrintHoistOptions and flyhoistPrintPipelineOptions,
+#: so the package asks what an option string sets instead of matching it).
 API_MAJOR = 1
-API_MINOR = 7
+API_MINOR = 8
 
 
 def _handle(name):
@@ -113,6 +114,10 @@ _SIGNATURES = {
     'flyhoistPrintTraceSignature': (_R, [MlirOperation, MlirStringCallback,
                                          _V]),
     'flyhoistPrintGPUTargets': (_R, [MlirOperation, MlirStringCallback, _V]),
+    'flyhoistPrintHoistOptions': (_R, [MlirContext, _S, MlirStringCallback,
+                                       _V]),
+    'flyhoistPrintPipelineOptions': (_R, [MlirContext, _S, _S,
+                                          MlirStringCallback, _V]),
     # registration
     'mlirDialectRegistryCreate': (MlirDialectRegistry, []),
     'mlirDialectRegistryDestroy': (None, [MlirDialectRegistry]),

@@ -33,13 +33,12 @@ When it is a template's, later values of its group get specialized
 compiles too.
 """
 
-import re
-
 from .groups import (MAX_PAIRINGS, KernelState, broken_text,
                      computed_in_kernel, derive, derived_text, disagreement,
                      folded_note, kept_text, offset_tails)
 from .ir import HoistError
 from .matching import (TraceMismatch, infer_spec_params, match_spec_params)
+from .options import hoist_options
 from .persist import Persistence, PersistedTemplates, stable_name
 from .probe import Probing
 from .variant import Variant
@@ -53,12 +52,14 @@ class NotInferred(str):
     (a structure that differs, not a value the template keeps)."""
 
 
-def inference_options(options):
+def inference_options(options, context):
     """The pass options inference hoists with: the cache's, with offset
-    tails hoisted unless they name `hoist-immediate-offsets` themselves. A
-    parameter the traces vary kept as an immediate offset would compile
-    once per value; hoisted it costs an add per access (DESIGN.md 7)."""
-    if re.search(r'(^|\s)hoist-immediate-offsets(=|\s|$)', options):
+    tails hoisted unless they name `hoist-immediate-offsets` themselves (as
+    the pass reads them, options.hoist_options). A parameter the traces vary
+    kept as an immediate offset would compile once per value; hoisted it
+    costs an add per access (DESIGN.md 7)."""
+    if 'hoist-immediate-offsets' in hoist_options(context,
+                                                   options)['explicit']:
         return options
     return (options + ' hoist-immediate-offsets=true').strip()
 
@@ -70,7 +71,7 @@ class Inference(Probing, PersistedTemplates):
         self.cache = cache
         self.kernels = {}   # kernel -> groups.KernelState
         self.launches = {}  # (kernel, values) -> (Variant, launch values)
-        self.options = inference_options(cache.options)
+        self.options = inference_options(cache.options, cache.context)
         self.persist = Persistence(cache, self.options)
 
     # -- the cache's entry point ---------------------------------------------

@@ -46,12 +46,15 @@ class Target:
             fmt = fmt or 'bin'
         self.chip, self.format, self.options = chip, fmt, options
 
+    def pipeline_options(self) -> str:
+        """The option string of the lowering pipeline (pipeline_name)."""
+        extra = f' {self.options}' if self.options else ''
+        return f'chip={self.chip} format={self.format}{extra}'
+
     def pipeline(self) -> str:
         """Every kept spec.param becomes a constant, then the lowering."""
-        extra = f' {self.options}' if self.options else ''
         return (f'builtin.module(materialize-specialization,'
-                f'{self.pipeline_name}{{chip={self.chip} '
-                f'format={self.format}{extra}}})')
+                f'{self.pipeline_name}{{{self.pipeline_options()}}})')
 
     def key(self) -> str:
         """What, besides the GPU module, decides the object's bytes."""

@@ -8,11 +8,11 @@ for hoisted values, and every value the module baked in. A `Launch` is what
 
 from __future__ import annotations
 
-import re
 from typing import Any, Hashable, Sequence
 
 from .contract import (check_manifest, compile_precondition,
                        kept_reason_text, precondition_text)
+from .options import pipeline_options
 
 
 class PreconditionError(RuntimeError):
@@ -261,11 +261,12 @@ class Launch:
         pointers (use-bare-ptr-memref-call-conv=true), else
         'memref_descriptors': the `kernel_parameter` key that applies."""
         target = getattr(self.cache, 'target', None)
-        options = getattr(target, 'options', '') or ''
-        match = re.search(r'(?:^|\s)use-bare-ptr-memref-call-conv'
-                          r'(?:=(\S*))?(?=\s|$)', options)
-        if match and (match[1] is None or
-                      match[1].lower() in ('true', '1')):
+        if target is None:
+            return 'memref_descriptors'
+        # As the pipeline reads its options (options.pipeline_options).
+        values = pipeline_options(self.cache.context, target.pipeline_name,
+                                  target.pipeline_options())['values']
+        if values['use-bare-ptr-memref-call-conv']:
             return 'bare_pointers'
         return 'memref_descriptors'
 

@@ -894,13 +894,76 @@ static void testGPUTargets(void) {
   mlirContextDestroy(context);
 }
 
+/* Prints `name`: the JSON of one option string, or "failed". */
+static void printParsedOptions(const char *name, MlirLogicalResult result,
+                               Text *json) {
+  if (mlirLogicalResultIsSuccess(result))
+    printf("%s: %s\n", name, textOf(json));
+  else
+    printf("%s: failed%s\n", name, json->size ? " (printed)" : "");
+  clearText(json);
+}
+
+/* Option strings parsed by the pass and the pipelines themselves, as data
+ * (1.8): values typed, defaults filled in, the names a string sets. */
+static void testOptions(void) {
+  MlirContext context = createFrontendContext();
+  Text json = {NULL, 0};
+#define HOIST(name, text)                                                      \
+  printParsedOptions(                                                          \
+      name,                                                                    \
+      flyhoistPrintHoistOptions(context, mlirStringRefCreateFromCString(text), \
+                                appendToText, &json),                          \
+      &json)
+#define PIPELINE(name, pipeline, text)                                         \
+  printParsedOptions(name,                                                     \
+                     flyhoistPrintPipelineOptions(                             \
+                         context, mlirStringRefCreateFromCString(pipeline),    \
+                         mlirStringRefCreateFromCString(text), appendToText,   \
+                         &json),                                               \
+                     &json)
+  HOIST("hoist defaults", "");
+  /* Set to its default value, it is still explicit; a bare flag is true. */
+  HOIST("hoist set", "  hoist-immediate-offsets=false narrow-range "
+                     "divisibility=0x10 address-operands=my.op[0] "
+                     "manifest='a b.json'");
+  HOIST("hoist bad bool", "remarks=maybe");
+  HOIST("hoist bad number", "hoist-immediate-offsets divisibility=banana");
+  HOIST("hoist unknown", "hoist-immediate-offset=true");
+  HOIST("hoist bad rule", "address-operands=my.op[x]");
+  PIPELINE("amdgpu defaults", "flyhoist-amdgpu-pipeline", "");
+  PIPELINE("amdgpu bare", "flyhoist-amdgpu-pipeline",
+           "chip=gfx950 format=isa use-bare-ptr-memref-call-conv");
+  PIPELINE("nvvm set", "flyhoist-nvvm-pipeline",
+           "O=1 use-bare-ptr-memref-call-conv=0 features=+ptx80");
+  PIPELINE("nvvm bad O", "flyhoist-nvvm-pipeline", "O=fast");
+  PIPELINE("amdgpu bad bool", "flyhoist-amdgpu-pipeline",
+           "use-bare-ptr-memref-call-conv=yes");
+  PIPELINE("amdgpu bad chip", "flyhoist-amdgpu-pipeline", "chip=gfx9999");
+  PIPELINE("another pipeline", "convert-gpu-to-rocdl", "chip=gfx942");
+#undef HOIST
+#undef PIPELINE
+  MlirContext null = {NULL};
+  check(
+      mlirLogicalResultIsFailure(flyhoistPrintHoistOptions(
+          null, mlirStringRefCreateFromCString(""), appendToText, &json)) &&
+          mlirLogicalResultIsFailure(flyhoistPrintPipelineOptions(
+              null, mlirStringRefCreateFromCString("flyhoist-amdgpu-pipeline"),
+              mlirStringRefCreateFromCString(""), appendToText, &json)) &&
+          json.size == 0,
+      "a null context fails, printing nothing");
+  dumpDiagnostics("option errors");
+  mlirContextDestroy(context);
+}
+
 int main(int argc, char **argv) {
   int manifestMode = argc == 6 && !strcmp(argv[1], "manifest");
   if (!manifestMode &&
       (argc != 2 || (strcmp(argv[1], "ok") && strcmp(argv[1], "errors") &&
-                     strcmp(argv[1], "infer") && strcmp(argv[1], "targets")))) {
+                     strcmp(argv[1], "infer") && strcmp(argv[1], "targets") &&
+                     strcmp(argv[1], "options")))) {
     fprintf(stderr,
-            "usage: %s ok|errors|infer|targets\n"
+            "usage: %s ok|errors|infer|targets|options\n"
             "       %s manifest INPUT OPTIONS FUNCTION.json PIPELINE.json\n",
             argv[0], argv[0]);
     return 2;
@@ -917,6 +980,8 @@ int main(int argc, char **argv) {
     testInference();
   else if (!strcmp(argv[1], "targets"))
     testGPUTargets();
+  else if (!strcmp(argv[1], "options"))
+    testOptions();
   else
     testErrors();
   clearText(&diagnostics);

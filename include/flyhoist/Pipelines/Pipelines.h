@@ -12,6 +12,7 @@
 
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
+#include "llvm/Support/JSON.h"
 
 #include <string>
 #include <vector>
@@ -110,6 +111,15 @@ std::vector<std::string> getKnownChips(StringRef kind);
 LogicalResult
 verifyChip(StringRef kind, StringRef chip,
            function_ref<LogicalResult(const Twine &)> errorHandler);
+
+/// Parses `options` as `pipeline` (flyhoist-amdgpu-pipeline or
+/// flyhoist-nvvm-pipeline) does before it is built, every check included
+/// (each reason through `errorHandler`), and returns them as data:
+/// {"values": {name: typed value, for every option}, "explicit": [the names
+/// `options` sets, whatever their value]}.
+FailureOr<llvm::json::Object> describePipelineOptions(
+    StringRef pipeline, StringRef options,
+    function_ref<LogicalResult(const Twine &)> errorHandler);
 
 /// Registers `flyhoist-amdgpu-pipeline` and `flyhoist-nvvm-pipeline`.
 void registerFlyHoistPipelines();

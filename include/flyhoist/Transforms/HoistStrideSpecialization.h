@@ -14,6 +14,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/Support/JSON.h"
 
 namespace mlir::flyhoist {
 
@@ -46,6 +47,14 @@ struct HoistSummary {
 /// (spec::collectHoistRecords, renderManifestJSON).
 FailureOr<HoistSummary>
 hoistStrideSpecialization(ModuleOp module, const HoistOptions &options = {});
+
+/// Parses `options` as hoist-stride-specialization does (every check of the
+/// pass's initializeOptions, each reason through `errorHandler`) and returns
+/// them as data: {"values": {name: typed value, for every option},
+/// "explicit": [the names `options` sets, whatever their value]}.
+FailureOr<llvm::json::Object>
+describeHoistOptions(StringRef options,
+                     function_ref<LogicalResult(const Twine &)> errorHandler);
 
 } // namespace mlir::flyhoist
 
