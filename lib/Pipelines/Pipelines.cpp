@@ -321,50 +321,30 @@ static void registerCheckedPipeline(StringRef argument, StringRef description,
       });
 }
 
-namespace {
-/// The {"values", "explicit"} object describePipelineOptions returns.
-struct OptionsJSON {
-  llvm::json::Object values;
-  llvm::json::Array explicitNames;
-
-  template <typename OptionT>
-  void add(const OptionT &option, llvm::json::Value value) {
-    values[option.getArgStr().str()] = std::move(value);
-    // hasValue(): set by the parser, not by the default.
-    if (option.hasValue())
-      explicitNames.push_back(option.getArgStr().str());
-  }
-  llvm::json::Object take() {
-    return llvm::json::Object{{"values", std::move(values)},
-                              {"explicit", std::move(explicitNames)}};
-  }
-};
-} // namespace
-
 FailureOr<llvm::json::Object> mlir::flyhoist::describePipelineOptions(
     StringRef pipeline, StringRef text,
     function_ref<LogicalResult(const Twine &)> errorHandler) {
-  OptionsJSON json;
+  OptionsDescription json;
   if (pipeline == "flyhoist-amdgpu-pipeline") {
     AMDGPUPipelineOptions options;
     if (failed(parseCheckedOptions(options, "amdgpu", text, errorHandler)))
       return failure();
-    json.add(options.chip, options.chip.getValue());
-    json.add(options.format, options.format.getValue());
-    json.add(options.toolkit, options.toolkit.getValue());
-    json.add(options.optLevel, options.optLevel.getValue());
-    json.add(options.useBarePtrCallConv, options.useBarePtrCallConv.getValue());
+    json.add(options.chip);
+    json.add(options.format);
+    json.add(options.toolkit);
+    json.add(options.optLevel);
+    json.add(options.useBarePtrCallConv);
     return json.take();
   }
   if (pipeline == "flyhoist-nvvm-pipeline") {
     NVVMPipelineOptions options;
     if (failed(parseCheckedOptions(options, "nvvm", text, errorHandler)))
       return failure();
-    json.add(options.chip, options.chip.getValue());
-    json.add(options.format, options.format.getValue());
-    json.add(options.features, options.features.getValue());
-    json.add(options.optLevel, options.optLevel.getValue());
-    json.add(options.useBarePtrCallConv, options.useBarePtrCallConv.getValue());
+    json.add(options.chip);
+    json.add(options.format);
+    json.add(options.features);
+    json.add(options.optLevel);
+    json.add(options.useBarePtrCallConv);
     return json.take();
   }
   (void)errorHandler("unknown pipeline '" + pipeline +

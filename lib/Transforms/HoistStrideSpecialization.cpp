@@ -174,25 +174,17 @@ struct HoistStrideSpecializationPass
            divisibilityValue, narrowRangeValue, hoistImmediateOffsetsValue,
            addressOperandsValue, passThroughOperandsValue, manifestPathValue] =
         typed;
-    llvm::json::Object values;
-    llvm::json::Array explicitNames;
-    auto add = [&](const auto &option, llvm::json::Value value) {
-      values[option.getArgStr().str()] = std::move(value);
-      // hasValue(): set by the parser (or an assignment), not by the default.
-      if (option.hasValue())
-        explicitNames.push_back(option.getArgStr().str());
-    };
-    add(materializeKept, materializeKeptValue);
-    add(emitRemarks, emitRemarksValue);
-    add(hoistIntoHost, hoistIntoHostValue);
-    add(divisibility, divisibilityValue);
-    add(narrowRange, narrowRangeValue);
-    add(hoistImmediateOffsets, hoistImmediateOffsetsValue);
-    add(addressOperands, llvm::json::Array(addressOperandsValue));
-    add(passThroughOperands, llvm::json::Array(passThroughOperandsValue));
-    add(manifestPath, manifestPathValue);
-    return llvm::json::Object{{"values", std::move(values)},
-                              {"explicit", std::move(explicitNames)}};
+    OptionsDescription json;
+    json.add(materializeKept, materializeKeptValue);
+    json.add(emitRemarks, emitRemarksValue);
+    json.add(hoistIntoHost, hoistIntoHostValue);
+    json.add(divisibility, divisibilityValue);
+    json.add(narrowRange, narrowRangeValue);
+    json.add(hoistImmediateOffsets, hoistImmediateOffsetsValue);
+    json.add(addressOperands, llvm::json::Array(addressOperandsValue));
+    json.add(passThroughOperands, llvm::json::Array(passThroughOperandsValue));
+    json.add(manifestPath, manifestPathValue);
+    return json.take();
   }
 
   void getDependentDialects(DialectRegistry &registry) const override {

@@ -204,21 +204,13 @@ class Inference(Probing, PersistedTemplates):
         if len(built[1].hoisted & set(built[3])) > 1 and not computed:
             # Several hoisted arguments from two traces: a probe may show
             # them affine in one value, computed in the kernel.
-            probed = self._probe(kernel, group, params, module, trace,
-                                 len(inferred))
-            rebuilt = probed and self._build(kernel, probed[0], module,
-                                             params, *probed[2:4], args)
-            if rebuilt and not isinstance(rebuilt, str) and \
-                    len(rebuilt[1].hoisted) < len(built[1].hoisted):
+            better = self._fewer_arguments(kernel, group, params, module,
+                                           trace, args, len(inferred), built)
+            if better is not None:
                 base.close()
                 built[0].close()
-                base, samples_of, note = probed[0], probed[1], probed[4]
-                built = rebuilt
+                base, samples_of, built, note = better
                 notes.append(note)
-            elif probed:
-                probed[0].close()
-                if rebuilt and not isinstance(rebuilt, str):
-                    rebuilt[0].close()
         hoisted, variant, matched, varying = built
         kept = [n for n in varying if n not in variant.hoisted]
         samples = [] if kept else [

@@ -72,10 +72,7 @@ class Probing:
         any other. (variant, values) as Inference._learn gives them, or
         None: the probe is dropped and the trace compiled alone. `why`
         says why it did not learn with `closest`; the log repeats it."""
-        last = closest.traces[-1][0]
-        moved = {n: max(v, last[n]) + abs(v - last[n])
-                 for n, v in params.items()
-                 if _is_int(v) and _is_int(last.get(n)) and v != last[n]}
+        moved = _moved_on(params, closest.traces[-1][0])
         if not moved or state.partner_misses >= MAX_PARTNER_MISSES:
             return None
         probe = self._traced_probe(kernel, params, moved, trace)
@@ -110,10 +107,7 @@ class Probing:
         (base, inferred as infer_spec_params gives it, the parameters that
         stay, computed, a note for the log), or None when the frontend
         refuses the value, its trace does not align, or nothing is saved."""
-        first = group.traces[0][0]
-        moved = {n: max(v, first[n]) + abs(v - first[n])
-                 for n, v in params.items()
-                 if _is_int(v) and _is_int(first.get(n)) and v != first[n]}
+        moved = _moved_on(params, group.traces[0][0])
         probe = self._traced_probe(kernel, params, moved, trace)
         if probe is None:
             return None
@@ -133,10 +127,39 @@ class Probing:
         return (base, inferred, kept, computed,
                 f'probed at {shown(moved)} (traced, not compiled)')
 
+    def _fewer_arguments(self, kernel, group, params, module, trace, args,
+                         count, built):
+        """The template of `_probe`'s three traces, built (Inference._build),
+        when it takes fewer arguments than `built`, the two traces' one:
+        (base, inferred as infer_spec_params gives it, built, a note for
+        the log), or None, nothing of the probe's left open."""
+        probed = self._probe(kernel, group, params, module, trace, count)
+        if probed is None:
+            return None
+        base, inferred, kept, computed, note = probed
+        rebuilt = self._build(kernel, base, module, params, kept, computed,
+                              args)
+        if isinstance(rebuilt, str) or \
+                len(rebuilt[1].hoisted) >= len(built[1].hoisted):
+            base.close()
+            if not isinstance(rebuilt, str):
+                rebuilt[0].close()
+            return None
+        return base, inferred, rebuilt, note
+
 
 def shown(values):
     """'tile=17, width=65'."""
     return ', '.join(f'{n}={v}' for n, v in sorted(values.items()))
+
+
+def _moved_on(params, previous):
+    """{name: value}: each of the frontend's ints that differs from
+    `previous` (an earlier trace's values), moved on once more past the
+    larger of the two (v2 + |v2 - v1|), so the three are distinct."""
+    return {n: max(v, previous[n]) + abs(v - previous[n])
+            for n, v in params.items()
+            if _is_int(v) and _is_int(previous.get(n)) and v != previous[n]}
 
 
 def _is_int(value):

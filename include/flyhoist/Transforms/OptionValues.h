@@ -16,6 +16,7 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
 
 #include <optional>
 #include <string>
@@ -53,6 +54,33 @@ LogicalResult
 checkOptionString(StringRef options,
                   function_ref<std::optional<OptionKind>(StringRef)> kindOf,
                   function_ref<LogicalResult(const Twine &)> errorHandler);
+
+/// What flyhoistPrintHoistOptions and flyhoistPrintPipelineOptions return
+/// for parsed options: `{"values": {every option: its typed value},
+/// "explicit": [the names the string set, whatever their value]}`.
+class OptionsDescription {
+public:
+  /// Records `option` (a parsed pass or pipeline option) with `value`.
+  template <typename OptionT>
+  void add(const OptionT &option, llvm::json::Value value) {
+    values[option.getArgStr().str()] = std::move(value);
+    // hasValue(): set by the parser (or an assignment), not by the default.
+    if (option.hasValue())
+      explicitNames.push_back(option.getArgStr().str());
+  }
+  /// Records `option` with its own (scalar) value.
+  template <typename OptionT> void add(const OptionT &option) {
+    add(option, llvm::json::Value(option.getValue()));
+  }
+  llvm::json::Object take() {
+    return llvm::json::Object{{"values", std::move(values)},
+                              {"explicit", std::move(explicitNames)}};
+  }
+
+private:
+  llvm::json::Object values;
+  llvm::json::Array explicitNames;
+};
 
 } // namespace mlir::flyhoist
 
