@@ -9,7 +9,9 @@
 // Why this is sound: with P = the identity, the template's op computes
 // exactly `x`, which is what the trace has in its place (`x * 1`, `x + 0`,
 // `x << 0`, `x / 1`, `x | 0`, `x ^ 0`, `x - 0` are `x` for every `x`, and
-// their overflow, exact and disjoint flags cannot make them poison), so
+// their overflow, exact and disjoint flags cannot make them poison; but for
+// i1 the constant 1 is -1, and a signed division of -1 by -1 overflows, so
+// no signed division of i1 is absorbed), so
 // the template with P bound there computes what the trace computes. P is
 // bound like any parameter: one name with two values, or a derived value
 // that its root does not make the identity, is a mismatch, never a
@@ -36,6 +38,14 @@ struct IdentityKind {
 };
 } // namespace
 
+/// Whether `op` divides signed values of one bit, where 1 reads as -1 and
+/// `x / 1` overflows for x = -1 (undefined) instead of giving `x`.
+static bool isSignedDivisionOfI1(Operation *op) {
+  return isa<arith::DivSIOp, arith::CeilDivSIOp, arith::FloorDivSIOp,
+             LLVM::SDivOp>(op) &&
+         op->getResult(0).getType().isInteger(1);
+}
+
 static std::optional<IdentityKind> identityKind(Operation *op) {
   if (isa<arith::MulIOp, LLVM::MulOp>(op))
     return IdentityKind{1, true};
@@ -59,7 +69,7 @@ std::optional<IdentityFold> trace::identityFold(Operation *op) {
       op->getNumRegions() != 0)
     return std::nullopt;
   std::optional<IdentityKind> kind = identityKind(op);
-  if (!kind)
+  if (!kind || isSignedDivisionOfI1(op))
     return std::nullopt;
   // The right operand first (canonicalize puts constants there).
   for (unsigned param : {1u, 0u}) {

@@ -462,3 +462,26 @@ module {
     }
   }
 }
+
+// -----
+
+// A signed division of i1 by its 1 (which reads as -1) is not `x`: -1 / -1
+// overflows. Canonicalize folds it away all the same (mlir-opt-22's divsi
+// folder reads the bits), but matching does not absorb it (the build before
+// matched this with flag = 1): a trace without it does not match.
+module {
+  module {
+    func.func @sdiv_i1(%x: i1) -> i1 {
+      %d = spec.param "flag" = 0 : i1
+      // expected-error @+1 {{trace does not match the template: 'arith.divsi' vs 'func.return'}}
+      %q = arith.divsi %x, %d : i1
+      return %q : i1
+    }
+  }
+  module {
+    func.func @sdiv_i1(%x: i1) -> i1 {
+      // expected-note @+1 {{the trace here}}
+      return %x : i1
+    }
+  }
+}
